@@ -1,0 +1,77 @@
+// compiler/ArgClassifier.cpp — see ArgClassifier.h.
+#include "ArgClassifier.h"
+
+#include "clang/AST/DeclCXX.h"
+
+using namespace clang;
+
+namespace offload::compiler {
+
+static constexpr const char *WhatToPass =
+    "pass arithmetic or enum values, trivially copyable structs by value, or pointers/"
+    "references to trivially copyable objects";
+
+/// Empty when T (an object travelling to the device) is fine, else why not.
+static std::string objectProblem(QualType T, const ASTContext &Ctx, int Depth = 0) {
+  T = T.getCanonicalType();
+  while (const ArrayType *A = Ctx.getAsArrayType(T))
+    T = A->getElementType().getCanonicalType();
+  if (T->isVoidType())
+    return "'void' has no size to copy; " + std::string(WhatToPass);
+  if (T->isFunctionType())
+    return "functions cannot be copied to the device; " + std::string(WhatToPass);
+  if (T->isPointerType() || T->isMemberPointerType())
+    return "a raw pointer inside the data would be a host address on the device; " +
+           std::string(WhatToPass);
+  if (T->isIncompleteType())
+    return "'" + T.getAsString() + "' is incomplete";
+  if (!T.isTriviallyCopyableType(Ctx))
+    return "'" + T.getAsString() + "' is not trivially copyable; " + std::string(WhatToPass);
+  if (const auto *RD = T->getAsCXXRecordDecl(); RD && Depth < 16) {
+    for (const FieldDecl *F : RD->fields()) {
+      QualType FT = F->getType().getCanonicalType();
+      while (const ArrayType *A = Ctx.getAsArrayType(FT))
+        FT = A->getElementType().getCanonicalType();
+      if (FT->isPointerType() || FT->isReferenceType() || FT->isMemberPointerType())
+        return "'" + T.getAsString() + "' holds the raw pointer member '" +
+               F->getNameAsString() +
+               "', which would be a host address on the device; pass the pointed-to data "
+               "as its own kernel parameter";
+      if (std::string P = objectProblem(FT, Ctx, Depth + 1); !P.empty())
+        return P;
+    }
+    for (const CXXBaseSpecifier &B : RD->bases())
+      if (std::string P = objectProblem(B.getType(), Ctx, Depth + 1); !P.empty())
+        return P;
+  }
+  return "";
+}
+
+ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
+  QualType T = Type.getCanonicalType();
+  if (const auto *R = T->getAs<ReferenceType>()) {
+    if (T->isRValueReferenceType())
+      return {"unmappable", "rvalue references cannot be mapped; take the parameter by value or "
+                            "by pointer"};
+    QualType Object = R->getPointeeType();
+    if (std::string P = objectProblem(Object, Ctx); !P.empty())
+      return {"unmappable", P};
+    return {Object.isConstQualified() ? "to" : "tofrom", ""};
+  }
+  if (const auto *P = T->getAs<PointerType>()) {
+    QualType Object = P->getPointeeType();
+    QualType Element = Object;
+    while (const ArrayType *A = Ctx.getAsArrayType(Element))
+      Element = A->getElementType();
+    if (std::string Problem = objectProblem(Object, Ctx); !Problem.empty())
+      return {"unmappable", Problem};
+    return {Element.isConstQualified() || Object.isConstQualified() ? "to" : "tofrom", ""};
+  }
+  if (T->isArrayType())
+    return {"unmappable", "arrays decay to pointers; pass a pointer to the array, T (*)[N]"};
+  if (std::string P = objectProblem(T, Ctx); !P.empty())
+    return {"unmappable", P};
+  return {Ctx.getTypeSize(T) <= 64 ? "literal" : "value", ""};
+}
+
+} // namespace offload::compiler

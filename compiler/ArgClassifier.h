@@ -1,0 +1,24 @@
+// compiler/ArgClassifier.h — the host-metadata pass's view of offload/abi.hpp: how a kernel
+// parameter type travels, computed from clang's AST. It applies the same rules as the header's
+// offload::abi::param_traits (every generated device entry static_asserts that both agree), and
+// one more that the header cannot see: a class with a raw-pointer member is refused, since the
+// pointer would be a host address on the device.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Type.h"
+
+#include <string>
+
+namespace offload::compiler {
+
+struct ParamClass {
+  /// offload::abi::param_kind_name(): "tofrom", "to", "literal", "value", or "unmappable".
+  std::string Kind;
+  /// For "unmappable": why, and what to pass instead (one sentence).
+  std::string Reason;
+};
+
+ParamClass classifyParam(clang::QualType Type, const clang::ASTContext &Ctx);
+
+} // namespace offload::compiler

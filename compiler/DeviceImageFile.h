@@ -1,0 +1,36 @@
+// compiler/DeviceImageFile.h — device.bin, the device pass's output and the host pass's input:
+// a sequence of LLVM OffloadBinary records (llvm::object::OffloadBinary, as in the
+// `.llvm.offloading` section of clang's objects). One record holds the manifest (image kind
+// IMG_None, string "offload-cxx" = "manifest"), each other one a device image for one
+// architecture (an sm_XX cubin, a gfxXXX code object).
+#pragma once
+
+#include "Manifest.h"
+
+#include "llvm/Object/OffloadBinary.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+/// One device image, ready for libomptarget.
+struct DeviceImage {
+  std::string Triple;  ///< "nvptx64-nvidia-cuda", "amdgcn-amd-amdhsa"
+  std::string Arch;    ///< "sm_90", "gfx90a"
+  llvm::object::ImageKind Kind = llvm::object::IMG_None;
+  std::string Bytes;   ///< the raw image: an executable cubin, an AMDGPU code object
+};
+
+struct DeviceImageFile {
+  Manifest Kernels;
+  std::vector<DeviceImage> Images;
+};
+
+std::string serializeDeviceImageFile(const DeviceImageFile &File);
+llvm::Expected<DeviceImageFile> parseDeviceImageFile(llvm::StringRef Bytes, llvm::StringRef Origin);
+llvm::Expected<DeviceImageFile> readDeviceImageFile(llvm::StringRef Path);
+llvm::Error writeDeviceImageFile(const DeviceImageFile &File, llvm::StringRef Path);
+
+} // namespace offload::compiler

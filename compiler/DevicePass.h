@@ -1,0 +1,47 @@
+// compiler/DevicePass.h — pass 2 of 3: builds every kernel instantiation of a manifest for each
+// requested GPU architecture and writes device.bin (DeviceImageFile.h).
+//
+// A generated translation unit #includes the user's source and defines one entry per manifest
+// kernel (offload/detail/device_entry.hpp). clang 22 compiles it in OpenMP device-only mode —
+// which parses host headers (<vector>, <iostream>) and emits only device code — to bitcode; the
+// entries get the visibility loaders need; then NVIDIA: PTX, and ptxas to an executable cubin;
+// AMD: a code object linked by lld. The CPU device needs no image: it runs the host-compiled
+// kernel (docs/design.md).
+#pragma once
+
+#include "Manifest.h"
+#include "Subprocess.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+struct Toolchain {
+  std::string Clang;       ///< clang++-22
+  std::string Lld;         ///< ld.lld-22
+  std::string Ptxas;       ///< empty when no CUDA toolkit was found
+  std::string OffloadIncludeDir;
+};
+
+struct DevicePassOptions {
+  std::vector<std::string> Archs;  ///< "sm_90", "gfx90a", "host"
+  std::string OptLevel = "-O3";
+  std::string TempDir;             ///< where intermediate files go
+  std::string TempStem;            ///< their common name prefix
+  CommandOptions Commands;
+};
+
+/// The device translation unit for M (also what --save-temps keeps as <stem>.device.cpp).
+std::string generateDeviceSource(const Manifest &M);
+
+/// Builds M's kernels for every GPU arch of Options.Archs and writes device.bin to OutPath.
+llvm::Error runDevicePass(const Manifest &M, const Toolchain &Tools,
+                          const DevicePassOptions &Options, llvm::StringRef OutPath);
+
+/// "nvptx64-nvidia-cuda" for sm_*, "amdgcn-amd-amdhsa" for gfx*, "" for host, or an error.
+llvm::Expected<std::string> tripleForArch(llvm::StringRef Arch);
+
+} // namespace offload::compiler

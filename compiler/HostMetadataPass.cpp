@@ -1,0 +1,221 @@
+// compiler/HostMetadataPass.cpp — see HostMetadataPass.h.
+#include "HostMetadataPass.h"
+
+#include "ArgClassifier.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/QualTypeNames.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace offload::compiler {
+namespace {
+
+bool isMarkedKernel(const FunctionDecl *F) {
+  auto Marked = [](const Decl *D) {
+    for (const auto *A : D->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "offload.kernel")
+        return true;
+    return false;
+  };
+  for (const FunctionDecl *R : F->redecls())
+    if (Marked(R))
+      return true;
+  if (const FunctionTemplateDecl *T = F->getPrimaryTemplate())
+    for (const RedeclarableTemplateDecl *R : T->redecls())
+      if (Marked(R) || Marked(R->getTemplatedDecl()))
+        return true;
+  return false;
+}
+
+class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
+public:
+  LaunchFinder(ASTContext &Ctx, Manifest &Out)
+      : Ctx(Ctx), Diags(Ctx.getDiagnostics()), Out(Out),
+        Mangler(ItaniumMangleContext::create(Ctx, Ctx.getDiagnostics())) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || Call->isInstantiationDependent() || Call->getNumArgs() < 2)
+      return true;
+    if (Callee->getQualifiedNameAsString() != "offload::launch")
+      return true;
+    recordLaunch(Call);
+    return true;
+  }
+
+private:
+  void error(SourceLocation Loc, StringRef Message) {
+    Diags.Report(Loc, Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Message;
+  }
+  void note(SourceLocation Loc, StringRef Message) {
+    Diags.Report(Loc, Diags.getCustomDiagID(DiagnosticsEngine::Note, "%0")) << Message;
+  }
+
+  std::string nameOf(const FunctionDecl *K) {
+    std::string Name;
+    raw_string_ostream OS(Name);
+    K->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+    return Name;
+  }
+
+  void recordLaunch(const CallExpr *Call) {
+    const Expr *Arg = Call->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Arg); U && U->getOpcode() == UO_AddrOf)
+      Arg = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+    const auto *K = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+    SourceLocation At = Call->getArg(0)->getBeginLoc();
+    if (!K) {
+      error(At, "offload::launch needs the kernel named directly (a function marked "
+                "OFFLOAD_KERNEL, or one of its template specializations), not a function "
+                "pointer or other expression");
+      return;
+    }
+    const std::string Name = nameOf(K);
+    if (!isMarkedKernel(K)) {
+      error(At, "'" + Name + "' is launched as a kernel but not marked: declare it with "
+                "OFFLOAD_KERNEL");
+      note(K->getLocation(), "'" + Name + "' declared here");
+      return;
+    }
+    if (isa<CXXMethodDecl>(K)) {
+      error(At, "kernel '" + Name + "' is a member function; kernels are free functions or "
+                "function templates");
+      return;
+    }
+    if (K->getFormalLinkage() != Linkage::External) {
+      error(At, "kernel '" + Name + "' has internal linkage (static, or in an anonymous "
+                "namespace, or instantiated with a local type); a kernel needs external "
+                "linkage so the device image can name it");
+      note(K->getLocation(), "'" + Name + "' declared here");
+      return;
+    }
+    if (!K->getReturnType()->isVoidType()) {
+      error(At, "kernel '" + Name + "' returns a value; kernels return void");
+      return;
+    }
+    if (K->isVariadic()) {
+      error(At, "kernel '" + Name + "' is variadic; kernels take a fixed parameter list");
+      return;
+    }
+
+    ManifestKernel MK;
+    MK.Name = Name;
+    bool Ok = true;
+    for (const ParmVarDecl *P : K->parameters()) {
+      ParamClass C = classifyParam(P->getType(), Ctx);
+      if (C.Kind == "unmappable") {
+        error(At, "kernel '" + Name + "': parameter '" + P->getNameAsString() + "' of type '" +
+                      P->getType().getAsString(Ctx.getPrintingPolicy()) +
+                      "' cannot be mapped to the device: " + C.Reason);
+        note(P->getLocation(), "parameter declared here");
+        Ok = false;
+        continue;
+      }
+      MK.Params.push_back({P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind});
+    }
+    if (!Ok)
+      return;
+
+    {
+      raw_string_ostream OS(MK.HostSymbol);
+      Mangler->mangleName(GlobalDecl(K), OS);
+    }
+    MK.Entry = deviceEntryName(MK.HostSymbol);
+    PrintingPolicy Policy = Ctx.getPrintingPolicy();
+    Policy.FullyQualifiedName = true;
+    Policy.SuppressScope = false;
+    Policy.PrintAsCanonical = true;
+    std::string PointerType = TypeName::getFullyQualifiedName(
+        Ctx.getPointerType(K->getType()), Ctx, Policy, /*WithGlobalNsPrefix=*/true);
+    std::string Qualified;
+    {
+      raw_string_ostream OS(Qualified);
+      K->getNameForDiagnostic(OS, Policy, /*Qualified=*/true);
+    }
+    MK.Callee = "static_cast<" + PointerType + ">(&::" + Qualified + ")";
+    PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(K->getLocation());
+    if (PL.isValid())
+      MK.DeclaredAt = (sys::path::filename(PL.getFilename()) + ":" + Twine(PL.getLine())).str();
+    Out.addKernel(std::move(MK));
+  }
+
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+  Manifest &Out;
+  std::unique_ptr<MangleContext> Mangler;
+};
+
+class LaunchFinderConsumer : public ASTConsumer {
+public:
+  explicit LaunchFinderConsumer(Manifest &Out) : Out(Out) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    LaunchFinder(Ctx, Out).TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+
+private:
+  Manifest &Out;
+};
+
+class LaunchFinderAction : public ASTFrontendAction {
+public:
+  explicit LaunchFinderAction(Manifest &Out) : Out(Out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    return std::make_unique<LaunchFinderConsumer>(Out);
+  }
+
+private:
+  Manifest &Out;
+};
+
+} // namespace
+
+Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
+  Manifest M;
+  SmallString<256> Source(Options.Source);
+  sys::fs::make_absolute(Source);
+  M.Source = std::string(Source);
+  M.CompileArgs = Options.CompileArgs;
+
+  std::vector<std::string> Args = {"clang++", "-fsyntax-only",
+                                   "-resource-dir=" + Options.ClangResourceDir,
+                                   "-I" + Options.OffloadIncludeDir};
+  bool HasStd = false;
+  for (const std::string &A : Options.CompileArgs)
+    HasStd |= StringRef(A).starts_with("-std=");
+  if (!HasStd)
+    Args.push_back("-std=c++20");
+  Args.insert(Args.end(), Options.CompileArgs.begin(), Options.CompileArgs.end());
+  Args.push_back(M.Source);
+
+  struct Factory : tooling::FrontendActionFactory {
+    Manifest &Out;
+    explicit Factory(Manifest &Out) : Out(Out) {}
+    std::unique_ptr<FrontendAction> create() override {
+      return std::make_unique<LaunchFinderAction>(Out);
+    }
+  } F(M);
+  tooling::ToolInvocation Invocation(Args, F.create(), new FileManager(FileSystemOptions()));
+  if (!Invocation.run())
+    return createStringError(inconvertibleErrorCode(),
+                             "host-metadata pass failed for '%s'", Options.Source.c_str());
+  return M;
+}
+
+} // namespace offload::compiler

@@ -1,0 +1,26 @@
+// compiler/HostMetadataPass.h — pass 1 of 3: parses a translation unit with clang (LibTooling),
+// finds every offload::launch, checks that its kernel is marked, has external linkage and
+// mappable parameters (clang diagnostics at the launch otherwise), and records each kernel
+// instantiation in the manifest.
+#pragma once
+
+#include "Manifest.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+struct HostMetadataOptions {
+  std::string Source;                    ///< the translation unit
+  std::vector<std::string> CompileArgs;  ///< the user's flags (-I, -D, -std, ...)
+  std::string OffloadIncludeDir;         ///< where <offload/offload.hpp> lives
+  std::string ClangResourceDir;          ///< clang 22's builtin headers
+};
+
+/// Returns the manifest, or an error after clang printed the diagnostics.
+llvm::Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options);
+
+} // namespace offload::compiler

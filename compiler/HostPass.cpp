@@ -1,0 +1,190 @@
+// compiler/HostPass.cpp — see HostPass.h.
+#include "HostPass.h"
+
+#include "llvm/Frontend/Offloading/OffloadWrapper.h"
+#include "llvm/Frontend/Offloading/Utility.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+static constexpr StringLiteral HostTriple = "x86_64-unknown-linux-gnu";
+/// OFFLOAD_CXX_PROGRAM_VERSION in include/offload/detail/runtime_api.hpp.
+static constexpr uint32_t ProgramRecordVersion = 1;
+/// Constructor priority of the registrations: early, like clang's offload registration, so that
+/// kernels launched from users' static constructors are already known.
+static constexpr int RegistrationPriority = 101;
+
+static Constant *cString(Module &M, StringRef S, const Twine &Name) {
+  return IRBuilder<>(M.getContext())
+      .CreateGlobalString(S, Name, /*AddressSpace=*/0, &M);
+}
+
+Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile &File,
+                                                          LLVMContext &Ctx) {
+  auto M = std::make_unique<Module>("offload-cxx.registration", Ctx);
+  M->setTargetTriple(Triple(HostTriple));
+  PointerType *Ptr = PointerType::getUnqual(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx);
+
+  // The kernels' host addresses: the instantiations the user's object defines.
+  std::vector<Function *> HostKernels;
+  for (const ManifestKernel &K : File.Kernels.Kernels)
+    HostKernels.push_back(cast<Function>(
+        M->getOrInsertFunction(K.HostSymbol, FunctionType::get(Type::getVoidTy(Ctx), false))
+            .getCallee()));
+
+  // (1) libomptarget: entries and images, through LLVM's offloading wrapper.
+  if (!File.Images.empty()) {
+    for (size_t I = 0; I < HostKernels.size(); ++I)
+      offloading::emitOffloadingEntry(*M, object::OFK_OpenMP, HostKernels[I],
+                                      File.Kernels.Kernels[I].Entry, /*Size=*/0, /*Flags=*/0,
+                                      /*Data=*/0);
+    std::vector<ArrayRef<char>> Images;
+    for (const DeviceImage &I : File.Images)
+      Images.emplace_back(I.Bytes.data(), I.Bytes.size());
+    if (Error E = offloading::wrapOpenMPBinaries(*M, Images, offloading::getOffloadEntryArray(*M),
+                                                 /*Suffix=*/"", /*Relocatable=*/false))
+      return E;
+  }
+
+  // (2) offload-cxx's program record.
+  StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr}, "offload_cxx_kernel_record");
+  std::vector<Constant *> Records;
+  for (size_t I = 0; I < HostKernels.size(); ++I) {
+    const ManifestKernel &K = File.Kernels.Kernels[I];
+    Records.push_back(ConstantStruct::get(
+        KernelRecord, {HostKernels[I], cString(*M, K.Name, ".offload_cxx.name"),
+                       cString(*M, K.Entry, ".offload_cxx.entry"),
+                       cString(*M, K.DeclaredAt, ".offload_cxx.declared_at")}));
+  }
+  ArrayType *RecordsTy = ArrayType::get(KernelRecord, Records.size());
+  auto *RecordsVar = new GlobalVariable(*M, RecordsTy, /*isConstant=*/true,
+                                        GlobalValue::InternalLinkage,
+                                        ConstantArray::get(RecordsTy, Records),
+                                        ".offload_cxx.kernels");
+  std::vector<Constant *> Archs;
+  for (const DeviceImage &I : File.Images)
+    Archs.push_back(cString(*M, I.Arch, ".offload_cxx.arch"));
+  Archs.push_back(cString(*M, "host", ".offload_cxx.arch"));
+  ArrayType *ArchsTy = ArrayType::get(Ptr, Archs.size());
+  auto *ArchsVar = new GlobalVariable(*M, ArchsTy, true, GlobalValue::InternalLinkage,
+                                      ConstantArray::get(ArchsTy, Archs), ".offload_cxx.archs");
+  StructType *ProgramTy = StructType::create(Ctx, {I32, I32, Ptr, I32, Ptr}, "offload_cxx_program");
+  auto *Program = new GlobalVariable(
+      *M, ProgramTy, true, GlobalValue::InternalLinkage,
+      ConstantStruct::get(ProgramTy, {ConstantInt::get(I32, ProgramRecordVersion),
+                                      ConstantInt::get(I32, Records.size()), RecordsVar,
+                                      ConstantInt::get(I32, Archs.size()), ArchsVar}),
+      ".offload_cxx.program");
+
+  FunctionCallee Register = M->getOrInsertFunction(
+      "__offload_cxx_register_program", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
+  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                    GlobalValue::InternalLinkage, ".offload_cxx.register", *M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
+  B.CreateCall(Register, {Program});
+  B.CreateRetVoid();
+  appendToGlobalCtors(*M, Ctor, RegistrationPriority);
+
+  std::string Problems;
+  raw_string_ostream OS(Problems);
+  if (verifyModule(*M, &OS))
+    return createStringError(inconvertibleErrorCode(), "invalid registration module: %s",
+                             Problems.c_str());
+  return M;
+}
+
+Error emitRegistrationObject(Module &M, StringRef ObjectPath) {
+  InitializeAllTargetInfos();
+  InitializeAllTargets();
+  InitializeAllTargetMCs();
+  InitializeAllAsmPrinters();
+  std::string Err;
+  const Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), Err);
+  if (!T)
+    return createStringError(inconvertibleErrorCode(), "no x86-64 target: %s", Err.c_str());
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(M.getTargetTriple(), "x86-64", "",
+                                                           TargetOptions(), Reloc::PIC_));
+  M.setDataLayout(TM->createDataLayout());
+  std::error_code EC;
+  raw_fd_ostream OS(ObjectPath, EC, sys::fs::OF_None);
+  if (EC)
+    return createFileError(ObjectPath, EC);
+  legacy::PassManager PM;
+  if (TM->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
+    return createStringError(inconvertibleErrorCode(), "cannot emit x86-64 objects");
+  PM.run(M);
+  OS.close();
+  if (OS.has_error())
+    return createFileError(ObjectPath, OS.error());
+  return Error::success();
+}
+
+Error runHostPass(ArrayRef<std::string> Sources, StringRef DeviceImagePath,
+                  const HostPassOptions &O, StringRef OutPath) {
+  Expected<DeviceImageFile> File = readDeviceImageFile(DeviceImagePath);
+  if (!File && O.Commands.DryRun) {
+    consumeError(File.takeError());  // a dry run's device pass wrote nothing
+    File = DeviceImageFile();
+  }
+  if (!File)
+    return File.takeError();
+
+  Expected<std::string> Compiler = findTool(O.HostCompiler, {});
+  if (!Compiler)
+    return createStringError(inconvertibleErrorCode(), "host compiler: %s",
+                             toString(Compiler.takeError()).c_str());
+
+  std::vector<std::string> Objects;
+  for (const std::string &Source : Sources) {
+    std::string Object =
+        O.TempDir + "/" + O.TempStem + "." + sys::path::stem(Source).str() + ".host.o";
+    std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir};
+    bool HasStd = false;
+    for (const std::string &A : O.CompileArgs)
+      HasStd |= StringRef(A).starts_with("-std=");
+    if (!HasStd)
+      Compile.push_back("-std=c++20");
+    Compile.insert(Compile.end(), O.CompileArgs.begin(), O.CompileArgs.end());
+    Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
+    if (Error E = runCommand(Compile, O.Commands))
+      return E;
+    Objects.push_back(std::move(Object));
+  }
+
+  const std::string Registration = O.TempDir + "/" + O.TempStem + ".registration.o";
+  if (!O.Commands.DryRun) {
+    LLVMContext Ctx;
+    Expected<std::unique_ptr<Module>> M = buildRegistrationModule(*File, Ctx);
+    if (!M)
+      return M.takeError();
+    if (Error E = emitRegistrationObject(**M, Registration))
+      return E;
+  }
+
+  std::vector<std::string> Link = {*Compiler};
+  Link.insert(Link.end(), Objects.begin(), Objects.end());
+  Link.insert(Link.end(),
+              {Registration, "-o", OutPath.str(), "-L" + O.RuntimeLibDir, "-loffload-cxx-rt",
+               "-L" + O.LLVMLibDir, "-lomptarget", "-Wl,-rpath," + O.RuntimeLibDir,
+               "-Wl,-rpath," + O.LLVMLibDir, "-pthread"});
+  Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
+  return runCommand(Link, O.Commands);
+}
+
+} // namespace offload::compiler

@@ -1,0 +1,47 @@
+// compiler/HostPass.h — pass 3 of 3: compiles the user's translation unit with the user's host
+// compiler (g++ by default), builds the registration object for device.bin, and links the
+// program with the runtime.
+//
+// The registration object holds (1) libomptarget's offload entries (host kernel address ->
+// device entry name) and images, with the constructor that calls __tgt_register_lib — both
+// emitted by LLVM's own offloading wrapper (llvm::offloading) — and (2) offload-cxx's program
+// record (kernel names, declaration places, architectures) with a constructor that passes it to
+// __offload_cxx_register_program (include/offload/detail/runtime_api.hpp).
+#pragma once
+
+#include "DeviceImageFile.h"
+#include "Subprocess.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+struct HostPassOptions {
+  std::string HostCompiler = "g++";
+  std::vector<std::string> CompileArgs;  ///< the user's flags for the host compile
+  std::vector<std::string> LinkArgs;     ///< -L, -l, -Wl, extra objects
+  std::string OffloadIncludeDir;
+  std::string RuntimeLibDir;   ///< where liboffload-cxx-rt.so lives
+  std::string LLVMLibDir;      ///< where libomptarget.so lives
+  std::string TempDir, TempStem;
+  CommandOptions Commands;
+};
+
+/// The registration module for File (x86-64 Linux), as LLVM IR.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+buildRegistrationModule(const DeviceImageFile &File, llvm::LLVMContext &Ctx);
+
+/// Compiles the registration module to an object file at ObjectPath.
+llvm::Error emitRegistrationObject(llvm::Module &M, llvm::StringRef ObjectPath);
+
+/// Compiles Sources with the host compiler and links them with the registration of
+/// DeviceImagePath and the runtime into OutPath.
+llvm::Error runHostPass(llvm::ArrayRef<std::string> Sources, llvm::StringRef DeviceImagePath,
+                        const HostPassOptions &Options, llvm::StringRef OutPath);
+
+} // namespace offload::compiler

@@ -1,0 +1,137 @@
+// compiler/Manifest.cpp — see Manifest.h.
+#include "Manifest.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+void Manifest::addKernel(ManifestKernel K) {
+  auto Same = [&](const ManifestKernel &E) { return E.HostSymbol == K.HostSymbol; };
+  if (std::none_of(Kernels.begin(), Kernels.end(), Same))
+    Kernels.push_back(std::move(K));
+}
+
+std::string deviceEntryName(StringRef HostSymbol) {
+  return ("__offload_entry" + HostSymbol).str();
+}
+
+std::string toJSON(const Manifest &M) {
+  json::Array Kernels;
+  for (const ManifestKernel &K : M.Kernels) {
+    json::Array Params;
+    for (const ManifestParam &P : K.Params)
+      Params.push_back(json::Object{{"type", P.Type}, {"kind", P.Kind}});
+    Kernels.push_back(json::Object{{"name", K.Name},
+                                   {"host_symbol", K.HostSymbol},
+                                   {"entry", K.Entry},
+                                   {"callee", K.Callee},
+                                   {"declared_at", K.DeclaredAt},
+                                   {"params", std::move(Params)}});
+  }
+  json::Object Root{{"format", "offload-cxx-manifest"},
+                    {"version", Manifest::CurrentVersion},
+                    {"source", M.Source},
+                    {"compile_args", json::Array(M.CompileArgs)},
+                    {"kernels", std::move(Kernels)}};
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
+  return Text;
+}
+
+Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
+  auto Fail = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "manifest '" + Origin + "' is not valid: " + Why);
+  };
+  Expected<json::Value> Parsed = json::parse(JSONText);
+  if (!Parsed)
+    return Fail(toString(Parsed.takeError()));
+  const json::Object *Root = Parsed->getAsObject();
+  if (!Root || Root->getString("format") != "offload-cxx-manifest")
+    return Fail("not an offload-cxx manifest");
+  if (Root->getInteger("version") != Manifest::CurrentVersion)
+    return Fail("version " + std::to_string(Root->getInteger("version").value_or(-1)) +
+                ", this offload-cxx reads version " + std::to_string(Manifest::CurrentVersion));
+
+  Manifest M;
+  auto Str = [](const json::Object &O, StringRef Key) -> std::optional<std::string> {
+    if (auto S = O.getString(Key))
+      return S->str();
+    return std::nullopt;
+  };
+  if (auto S = Str(*Root, "source"))
+    M.Source = *S;
+  else
+    return Fail("missing \"source\"");
+  if (const json::Array *Args = Root->getArray("compile_args"))
+    for (const json::Value &A : *Args) {
+      if (auto S = A.getAsString())
+        M.CompileArgs.push_back(S->str());
+      else
+        return Fail("\"compile_args\" holds a non-string");
+    }
+  const json::Array *Kernels = Root->getArray("kernels");
+  if (!Kernels)
+    return Fail("missing \"kernels\"");
+  for (const json::Value &KV : *Kernels) {
+    const json::Object *KO = KV.getAsObject();
+    if (!KO)
+      return Fail("a kernel is not an object");
+    ManifestKernel K;
+    for (auto [Key, Field] : {std::pair{"name", &K.Name},
+                              {"host_symbol", &K.HostSymbol},
+                              {"entry", &K.Entry},
+                              {"callee", &K.Callee},
+                              {"declared_at", &K.DeclaredAt}}) {
+      auto S = Str(*KO, Key);
+      if (!S || (S->empty() && StringRef(Key) != "declared_at"))
+        return Fail(Twine("a kernel lacks \"") + Key + "\"");
+      *Field = *S;
+    }
+    if (K.Entry != deviceEntryName(K.HostSymbol))
+      return Fail("kernel '" + K.Name + "': entry does not match its host symbol");
+    const json::Array *Params = KO->getArray("params");
+    if (!Params)
+      return Fail("kernel '" + K.Name + "' lacks \"params\"");
+    for (const json::Value &PV : *Params) {
+      const json::Object *PO = PV.getAsObject();
+      auto Type = PO ? Str(*PO, "type") : std::nullopt;
+      auto Kind = PO ? Str(*PO, "kind") : std::nullopt;
+      if (!Type || !Kind)
+        return Fail("kernel '" + K.Name + "': a parameter lacks \"type\" or \"kind\"");
+      K.Params.push_back({*Type, *Kind});
+    }
+    M.Kernels.push_back(std::move(K));
+  }
+  return M;
+}
+
+Expected<Manifest> readManifest(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return createFileError(Path, Buffer.getError());
+  return parseManifest((*Buffer)->getBuffer(), Path);
+}
+
+Error writeManifest(const Manifest &M, StringRef Path) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC)
+    return createFileError(Path, EC);
+  OS << toJSON(M);
+  OS.close();
+  if (OS.has_error())
+    return createFileError(Path, OS.error());
+  return Error::success();
+}
+
+} // namespace offload::compiler

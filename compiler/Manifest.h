@@ -1,0 +1,49 @@
+// compiler/Manifest.h — the manifest: the kernel instantiations one translation unit launches,
+// written by the host-metadata pass and read by the device and host passes (JSON, llvm::json).
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+/// One parameter of a kernel instantiation.
+struct ManifestParam {
+  std::string Type;  ///< as written by clang, e.g. "double (*)[256]"
+  std::string Kind;  ///< offload::abi::param_kind_name(): "tofrom", "to", "literal", "value"
+};
+
+/// One kernel instantiation that the host code launches.
+struct ManifestKernel {
+  std::string Name;        ///< human-readable: "fill<double>"
+  std::string HostSymbol;  ///< mangled name of the host-compiled instantiation
+  std::string Entry;       ///< device entry symbol, derived from HostSymbol
+  std::string Callee;      ///< C++ expression naming the instantiation, for generated code
+  std::string DeclaredAt;  ///< "file:line" of the kernel's declaration
+  std::vector<ManifestParam> Params;
+};
+
+/// A translation unit's manifest.
+struct Manifest {
+  static constexpr std::int64_t CurrentVersion = 1;
+  std::string Source;                   ///< absolute path of the translation unit
+  std::vector<std::string> CompileArgs; ///< flags the device pass compiles it with (-I, -D, -std, ...)
+  std::vector<ManifestKernel> Kernels;
+
+  /// Adds K unless an instantiation with the same host symbol is already there.
+  void addKernel(ManifestKernel K);
+};
+
+/// The device entry symbol of a host-compiled kernel instantiation.
+std::string deviceEntryName(llvm::StringRef HostSymbol);
+
+std::string toJSON(const Manifest &M);
+llvm::Expected<Manifest> parseManifest(llvm::StringRef JSONText, llvm::StringRef Origin);
+llvm::Expected<Manifest> readManifest(llvm::StringRef Path);
+llvm::Error writeManifest(const Manifest &M, llvm::StringRef Path);
+
+} // namespace offload::compiler

@@ -1,0 +1,63 @@
+// compiler/Subprocess.cpp — see Subprocess.h.
+#include "Subprocess.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+static void printCommand(ArrayRef<std::string> Argv) {
+  for (size_t I = 0; I < Argv.size(); ++I) {
+    StringRef A = Argv[I];
+    bool Quote = A.find_first_of(" \t\"'$*?()<>;&|") != StringRef::npos || A.empty();
+    errs() << (I ? " " : "  ") << (Quote ? "\"" : "") << A << (Quote ? "\"" : "");
+  }
+  errs() << "\n";
+}
+
+Error runCommand(ArrayRef<std::string> Argv, const CommandOptions &Options) {
+  assert(!Argv.empty() && "a command needs a program");
+  if (Options.Verbose || Options.DryRun)
+    printCommand(Argv);
+  if (Options.DryRun)
+    return Error::success();
+  SmallVector<StringRef, 32> Args(Argv.begin(), Argv.end());
+  std::string ErrMsg;
+  auto Start = std::chrono::steady_clock::now();
+  int RC = sys::ExecuteAndWait(Argv[0], Args, /*Env=*/std::nullopt, /*Redirects=*/{},
+                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
+  std::chrono::duration<double, std::milli> Took = std::chrono::steady_clock::now() - Start;
+  reportTime(sys::path::filename(Argv[0]), Took.count(), Options);
+  StringRef Tool = sys::path::filename(Argv[0]);
+  if (RC < 0)
+    return createStringError(inconvertibleErrorCode(), "'%s' could not run: %s", Tool.str().c_str(),
+                             ErrMsg.c_str());
+  if (RC > 0)
+    return createStringError(inconvertibleErrorCode(), "'%s' failed (exit %d)", Tool.str().c_str(),
+                             RC);
+  return Error::success();
+}
+
+void reportTime(StringRef What, double Milliseconds, const CommandOptions &Options) {
+  if (Options.Verbose)
+    errs() << "offload-cxx: " << What << " took " << format("%.0f", Milliseconds) << " ms\n";
+}
+
+Expected<std::string> findTool(StringRef Name, ArrayRef<std::string> Candidates) {
+  for (const std::string &C : Candidates)
+    if (!C.empty() && sys::fs::can_execute(C))
+      return C;
+  if (ErrorOr<std::string> P = sys::findProgramByName(Name))
+    return *P;
+  return createStringError(inconvertibleErrorCode(), "cannot find '%s'", Name.str().c_str());
+}
+
+} // namespace offload::compiler

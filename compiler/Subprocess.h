@@ -1,0 +1,30 @@
+// compiler/Subprocess.h — every tool offload-cxx runs (the host compiler, clang, ptxas, lld)
+// goes through runCommand, which prints it under -v, only prints it under --dry-run (-###), and
+// turns a failure into an llvm::Error naming the tool.
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+struct CommandOptions {
+  bool Verbose = false;  ///< print each command and its time on stderr
+  bool DryRun = false;   ///< print each command, run none
+};
+
+/// Runs Argv (Argv[0] is the program's path). Returns an error "'<tool>' failed (exit N)" if it
+/// could not start or exited non-zero; the tool's own diagnostics go to stderr as they come.
+llvm::Error runCommand(llvm::ArrayRef<std::string> Argv, const CommandOptions &Options);
+
+/// Prints "offload-cxx: <what> took N ms" under -v.
+void reportTime(llvm::StringRef What, double Milliseconds, const CommandOptions &Options);
+
+/// The path of program Name: the first of Candidates that exists, else Name found on PATH.
+llvm::Expected<std::string> findTool(llvm::StringRef Name, llvm::ArrayRef<std::string> Candidates);
+
+} // namespace offload::compiler

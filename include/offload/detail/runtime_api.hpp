@@ -1,0 +1,77 @@
+// offload/detail/runtime_api.hpp — the calls the header-only launch makes into the runtime
+// library (liboffload-cxx-rt.so), and the program record that offload-cxx's host pass registers.
+// Internal: include <offload/offload.hpp> instead.
+#pragma once
+
+#include <offload/abi.hpp>
+#include <offload/device.hpp>
+
+#include <cstdint>
+
+namespace offload::detail {
+
+/// One argument of a launch, as the host packer describes it to the runtime.
+struct arg_desc {
+  abi::param_kind kind;
+  /// For mapped kinds: the host address of the object (of the copy, for value_copy).
+  const void *host_ptr;
+  /// For mapped kinds: the object's size in bytes. For literals: the value's size.
+  std::uint64_t bytes;
+  /// For literals: the slot (the value's bits).
+  abi::slot_t literal;
+};
+
+/// Where a launch was written, for diagnostics and OFFLOAD_INFO.
+struct source_loc {
+  const char *file;
+  const char *function;
+  std::uint32_t line;
+  std::uint32_t column;
+};
+
+/// Runs one work-item of the kernel on the CPU device with the host-compiled kernel.
+using cpu_body_fn = void (*)(void *context);
+
+/// Everything the runtime needs for one launch.
+struct launch_request {
+  const void *kernel;  ///< the kernel's host address: its identity in the registration table
+  dim3 workgroups, threads;
+  std::uint32_t dynamic_shared_bytes;
+  int device;  ///< -1: the default device
+  source_loc where;
+  const arg_desc *args;
+  std::uint32_t num_args;
+  cpu_body_fn cpu_body;
+  void *cpu_context;
+};
+
+/// Launches and waits. Throws offload::error naming the kernel and `where` on failure; the host
+/// objects the launch maps are then as they were before it.
+void launch(const launch_request &request);
+
+} // namespace offload::detail
+
+extern "C" {
+/// One kernel of a program, as offload-cxx's host pass registers it (layout shared with the
+/// registration code that compiler/HostPass.cpp emits: change both or neither).
+struct offload_cxx_kernel_record {
+  const void *host_address;  ///< the host-compiled kernel instantiation
+  const char *name;          ///< human-readable, e.g. "fill<double>"
+  const char *entry;         ///< the device entry symbol in every image
+  const char *declared_at;   ///< "file:line" of the kernel's declaration
+};
+
+/// A program's registration: its kernels and the architectures its device image was built for.
+struct offload_cxx_program {
+  std::uint32_t version;  ///< OFFLOAD_CXX_PROGRAM_VERSION
+  std::uint32_t num_kernels;
+  const offload_cxx_kernel_record *kernels;
+  std::uint32_t num_archs;
+  const char *const *archs;  ///< e.g. "sm_90", "gfx90a", "host"
+};
+
+#define OFFLOAD_CXX_PROGRAM_VERSION 1u
+
+/// Called from the constructor that the host pass emits into every program.
+void __offload_cxx_register_program(const offload_cxx_program *program);
+}

@@ -1,0 +1,86 @@
+// offload/device.hpp — what a kernel body calls: its place in the grid.
+//
+// The same names compile three ways: for NVIDIA (PTX special registers), for AMD (AMDGPU
+// builtins) and for the CPU device, where the runtime's grid loop publishes the current
+// work-item in a thread-local record (offload::detail::cpu_item).
+#pragma once
+
+#include <cstdint>
+
+/// Marks a function or function template as a kernel. offload-cxx's host-metadata pass refuses a
+/// launch of anything not marked. Under g++ the marker expands to nothing: host compilers that
+/// are not clang never see the attribute.
+#if defined(__clang__)
+#define OFFLOAD_KERNEL [[clang::annotate("offload.kernel")]]
+#else
+#define OFFLOAD_KERNEL
+#endif
+
+namespace offload {
+
+/// Three extents or indices, as in a launch's `.workgroups` and `.threads`.
+struct dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+};
+
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+#define OFFLOAD_IMPL_GPU_DEVICE 1
+#endif
+
+#if !defined(OFFLOAD_IMPL_GPU_DEVICE)
+namespace detail {
+/// The work-item that the calling CPU thread is running (set by the CPU device's grid loop).
+struct cpu_item {
+  dim3 thread, block, block_dim, grid_dim;
+};
+extern thread_local cpu_item current_cpu_item;
+} // namespace detail
+#endif
+
+#if defined(__NVPTX__)
+#define OFFLOAD_IMPL_INDEX(name, ptx, cpu)                                                         \
+  inline std::uint32_t name##_x() { return __nvvm_read_ptx_sreg_##ptx##_x(); }                     \
+  inline std::uint32_t name##_y() { return __nvvm_read_ptx_sreg_##ptx##_y(); }                     \
+  inline std::uint32_t name##_z() { return __nvvm_read_ptx_sreg_##ptx##_z(); }
+OFFLOAD_IMPL_INDEX(thread_id, tid, thread)
+OFFLOAD_IMPL_INDEX(block_id, ctaid, block)
+OFFLOAD_IMPL_INDEX(block_dim, ntid, block_dim)
+OFFLOAD_IMPL_INDEX(grid_dim, nctaid, grid_dim)
+#undef OFFLOAD_IMPL_INDEX
+#elif defined(__AMDGPU__)
+inline std::uint32_t thread_id_x() { return __builtin_amdgcn_workitem_id_x(); }
+inline std::uint32_t thread_id_y() { return __builtin_amdgcn_workitem_id_y(); }
+inline std::uint32_t thread_id_z() { return __builtin_amdgcn_workitem_id_z(); }
+inline std::uint32_t block_id_x() { return __builtin_amdgcn_workgroup_id_x(); }
+inline std::uint32_t block_id_y() { return __builtin_amdgcn_workgroup_id_y(); }
+inline std::uint32_t block_id_z() { return __builtin_amdgcn_workgroup_id_z(); }
+inline std::uint32_t block_dim_x() { return __builtin_amdgcn_workgroup_size_x(); }
+inline std::uint32_t block_dim_y() { return __builtin_amdgcn_workgroup_size_y(); }
+inline std::uint32_t block_dim_z() { return __builtin_amdgcn_workgroup_size_z(); }
+inline std::uint32_t grid_dim_x() { return __builtin_amdgcn_grid_size_x() / block_dim_x(); }
+inline std::uint32_t grid_dim_y() { return __builtin_amdgcn_grid_size_y() / block_dim_y(); }
+inline std::uint32_t grid_dim_z() { return __builtin_amdgcn_grid_size_z() / block_dim_z(); }
+#else
+#define OFFLOAD_IMPL_INDEX(name, field)                                                            \
+  inline std::uint32_t name##_x() { return detail::current_cpu_item.field.x; }                     \
+  inline std::uint32_t name##_y() { return detail::current_cpu_item.field.y; }                     \
+  inline std::uint32_t name##_z() { return detail::current_cpu_item.field.z; }
+OFFLOAD_IMPL_INDEX(thread_id, thread)
+OFFLOAD_IMPL_INDEX(block_id, block)
+OFFLOAD_IMPL_INDEX(block_dim, block_dim)
+OFFLOAD_IMPL_INDEX(grid_dim, grid_dim)
+#undef OFFLOAD_IMPL_INDEX
+#endif
+
+/// The global index of the calling work-item along x: block_id_x() * block_dim_x() + thread_id_x().
+inline std::uint64_t global_id_x() {
+  return std::uint64_t(block_id_x()) * block_dim_x() + thread_id_x();
+}
+inline std::uint64_t global_id_y() {
+  return std::uint64_t(block_id_y()) * block_dim_y() + thread_id_y();
+}
+inline std::uint64_t global_id_z() {
+  return std::uint64_t(block_id_z()) * block_dim_z() + thread_id_z();
+}
+
+} // namespace offload

@@ -1,0 +1,133 @@
+// runtime/gpu_device.cpp — see gpu_device.hpp.
+#include "gpu_device.hpp"
+
+#include "info.hpp"
+#include "omptarget_abi.hpp"
+#include "registry.hpp"
+
+#include <offload/launch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+extern "C" const char *omp_get_uid_from_device(int device_num);
+
+namespace offload::rt {
+namespace {
+
+namespace omp = omptarget;
+
+bool offloading_disabled() {
+  const char *policy = std::getenv(omp::offload_policy_env);
+  return policy && strcasecmp(policy, "disabled") == 0;
+}
+
+/// libomptarget builds a device's UID as "<plugin>-<vendor id>"; the plugin name is the vendor.
+std::string vendor_of(int device) {
+  const char *uid = omp_get_uid_from_device(device);
+  if (!uid)
+    return "GPU";
+  const char *dash = std::strchr(uid, '-');
+  return dash ? std::string(uid, dash) : std::string(uid);
+}
+
+std::int64_t map_bits(abi::param_kind kind) {
+  switch (kind) {
+  case abi::param_kind::map_tofrom:
+    return omp::map_to | omp::map_from | omp::map_target_param;
+  case abi::param_kind::map_to:
+  case abi::param_kind::value_copy:
+    return omp::map_to | omp::map_target_param;
+  case abi::param_kind::literal:
+  case abi::param_kind::unmappable:
+    break;
+  }
+  return omp::map_literal | omp::map_target_param;
+}
+
+} // namespace
+
+/// libomptarget's numbers of the devices that are GPUs; offload-cxx's GPU d is gpu_ids()[d].
+const std::vector<int> &gpu_ids() {
+  static const std::vector<int> ids = [] {
+    std::vector<int> found;
+    if (offloading_disabled())
+      return found;
+    // No program registered a GPU image: libomptarget was never initialised (it initialises in
+    // __tgt_register_lib) and must not be asked.
+    bool any_gpu_image = false;
+    for (const std::string &arch : registered_archs())
+      any_gpu_image |= arch != "host";
+    if (!any_gpu_image)
+      return found;
+    // Only devices of a GPU plugin count; a host-plugin device ("x86_64-…") would mean some
+    // other code registered a host image, and the CPU device is ours, not libomptarget's.
+    for (int d = 0, n = omp_get_num_devices(); d < n; ++d)
+      if (std::string v = vendor_of(d); v != "x86_64" && v != "aarch64")
+        found.push_back(d);
+    return found;
+  }();
+  return ids;
+}
+
+int gpu_device_count() { return static_cast<int>(gpu_ids().size()); }
+
+std::string gpu_device_name(int device) {
+  return vendor_of(gpu_ids().at(device)) + " device " + std::to_string(device);
+}
+
+void gpu_device_run(int device, const detail::launch_request &request,
+                    const std::string &kernel_name, const std::string &where) {
+  if (std::uint32_t flags = info_flags())
+    __tgt_set_info_flag(flags);
+
+  const std::uint32_t n = request.num_args;
+  std::vector<void *> pointers(n);
+  std::vector<std::int64_t> sizes(n), types(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const detail::arg_desc &a = request.args[i];
+    bool as_literal = !abi::is_mapped(a.kind) || a.host_ptr == nullptr;
+    if (as_literal) {
+      // A null pointer is passed as the literal 0: there is nothing to map.
+      pointers[i] = reinterpret_cast<void *>(static_cast<std::uintptr_t>(
+          abi::is_mapped(a.kind) ? 0 : a.literal));
+      sizes[i] = abi::is_mapped(a.kind) ? 0 : static_cast<std::int64_t>(a.bytes);
+      types[i] = map_bits(abi::param_kind::literal);
+    } else {
+      pointers[i] = const_cast<void *>(a.host_ptr);
+      sizes[i] = static_cast<std::int64_t>(a.bytes);
+      types[i] = map_bits(a.kind);
+    }
+  }
+
+  // libomptarget prints the location in its info lines: ";file;function;line;column;;".
+  std::string psource = ";" + std::string(request.where.file) + ";" + kernel_name + ";" +
+                        std::to_string(request.where.line) + ";" +
+                        std::to_string(request.where.column) + ";;";
+  omp::ident_t loc{0, 0x2 /* KMP_IDENT_KMPC */, 0, 0, psource.c_str()};
+
+  omp::kernel_args_t args{};
+  args.version = omp::kernel_args_version;
+  args.num_args = n;
+  args.arg_base_ptrs = pointers.data();
+  args.arg_ptrs = pointers.data();
+  args.arg_sizes = sizes.data();
+  args.arg_types = types.data();
+  args.num_teams[0] = request.workgroups.x;
+  args.num_teams[1] = request.workgroups.y;
+  args.num_teams[2] = request.workgroups.z;
+  args.thread_limit[0] = request.threads.x;
+  args.thread_limit[1] = request.threads.y;
+  args.thread_limit[2] = request.threads.z;
+  args.dyn_cgroup_mem = request.dynamic_shared_bytes;
+
+  int rc = __tgt_target_kernel(&loc, gpu_ids().at(device), static_cast<std::int32_t>(request.workgroups.x),
+                               static_cast<std::int32_t>(request.threads.x),
+                               const_cast<void *>(request.kernel), &args);
+  if (rc != 0)
+    throw offload::error("offload-cxx: error: kernel '" + kernel_name + "' launched at " + where +
+                         ": launch on " + gpu_device_name(device) + " failed");
+}
+
+} // namespace offload::rt

@@ -1,0 +1,56 @@
+// runtime/registry.cpp — see registry.hpp.
+#include "registry.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+
+namespace offload::rt {
+namespace {
+struct registry {
+  std::mutex lock;
+  std::unordered_map<const void *, kernel_info> kernels;
+  std::vector<std::string> archs;
+};
+registry &the_registry() {
+  static registry r;  // constructed on first use: registration runs from static constructors
+  return r;
+}
+} // namespace
+
+const kernel_info *find_kernel(const void *host_address) {
+  registry &r = the_registry();
+  std::lock_guard guard(r.lock);
+  auto it = r.kernels.find(host_address);
+  return it == r.kernels.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> registered_archs() {
+  registry &r = the_registry();
+  std::lock_guard guard(r.lock);
+  return r.archs;
+}
+
+} // namespace offload::rt
+
+extern "C" void __offload_cxx_register_program(const offload_cxx_program *program) {
+  if (program->version != OFFLOAD_CXX_PROGRAM_VERSION) {
+    std::fprintf(stderr,
+                 "offload-cxx: error: program registration version %u, runtime expects %u: "
+                 "rebuild the program with this offload-cxx\n",
+                 program->version, OFFLOAD_CXX_PROGRAM_VERSION);
+    std::exit(1);
+  }
+  auto &r = offload::rt::the_registry();
+  std::lock_guard guard(r.lock);
+  for (std::uint32_t i = 0; i < program->num_kernels; ++i) {
+    const offload_cxx_kernel_record &k = program->kernels[i];
+    r.kernels.emplace(k.host_address,
+                      offload::rt::kernel_info{k.name, k.entry, k.declared_at});
+  }
+  for (std::uint32_t i = 0; i < program->num_archs; ++i)
+    if (std::find(r.archs.begin(), r.archs.end(), program->archs[i]) == r.archs.end())
+      r.archs.emplace_back(program->archs[i]);
+}

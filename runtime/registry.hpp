@@ -1,0 +1,27 @@
+// runtime/registry.hpp — the kernels and device architectures that the programs of this process
+// registered (each program's constructor, emitted by offload-cxx's host pass, calls
+// __offload_cxx_register_program).
+#pragma once
+
+#include <offload/detail/runtime_api.hpp>
+
+#include <string>
+#include <vector>
+
+namespace offload::rt {
+
+/// What the registration says about one kernel.
+struct kernel_info {
+  std::string name;         ///< "fill<double>"
+  std::string entry;        ///< device entry symbol
+  std::string declared_at;  ///< "fill.cpp:9"
+};
+
+/// The kernel registered at `host_address`, or nullptr when no program registered it (a kernel
+/// launched from code that offload-cxx did not build: it can only run on the CPU device).
+const kernel_info *find_kernel(const void *host_address);
+
+/// Every device architecture that some registered program holds an image for.
+std::vector<std::string> registered_archs();
+
+} // namespace offload::rt
