@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# run-all-on-gpu.sh — runs on the GPU node (copied to .gpu/run-all.sh by stage-gpu-run.sh):
+# unpacks the LLVM 22 runtime, runs every staged program on the GPU with OFFLOAD_INFO=-1, then
+# again forced onto the CPU device, and prints "N passed, N failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+eval "$(bash "$here/gpu-runtime-env" "$here/debs")"
+export LD_LIBRARY_PATH=$here/lib:$LD_LIBRARY_PATH
+log=${OUT:-/tmp}/gpu-run.log
+: > "$log"
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | tee -a "$log"
+passed=0 failed=0
+for prog in "$here"/bin/*; do
+  name=$(basename "$prog")
+  for mode in gpu cpu; do
+    if [ $mode = cpu ]; then export OFFLOAD_DEVICE=cpu; else unset OFFLOAD_DEVICE; fi
+    echo "=== $name ($mode)" >> "$log"
+    if OFFLOAD_INFO=-1 timeout 120 "$prog" >> "$log" 2>&1; then
+      passed=$((passed+1)); echo "PASS $name ($mode): $(grep -h 'all checks passed' "$log" | tail -1)"
+    else
+      failed=$((failed+1)); echo "FAIL $name ($mode)"
+    fi
+  done
+done
+echo "--- OFFLOAD_INFO of fill on the GPU:"
+sed -n '/=== fill (gpu)/,/=== fill (cpu)/p' "$log" | head -60
+echo "$passed passed, $failed failed"
