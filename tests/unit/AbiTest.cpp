@@ -1,0 +1,74 @@
+// Unit tests for offload/abi.hpp: the classification of kernel parameter types and the slot
+// packing shared by the host packer and the generated device entries.
+#include <offload/abi.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace {
+using offload::abi::param_kind;
+using offload::abi::param_kind_v;
+
+struct small_pod { float a, b; };
+struct big_pod { double v[25]; };  // 200 bytes
+struct with_pointer { int *p; };
+struct non_trivial { non_trivial(const non_trivial &) {} };
+enum class color : std::uint8_t { red, green };
+
+// The table the tool's ArgClassifier is also tested against (ArgClassifierTest.cpp).
+static_assert(param_kind_v<double (*)[256]> == param_kind::map_tofrom);
+static_assert(param_kind_v<const double (*)[256]> == param_kind::map_to);
+static_assert(param_kind_v<int *> == param_kind::map_tofrom);
+static_assert(param_kind_v<const int *> == param_kind::map_to);
+static_assert(param_kind_v<small_pod &> == param_kind::map_tofrom);
+static_assert(param_kind_v<const small_pod &> == param_kind::map_to);
+static_assert(param_kind_v<double> == param_kind::literal);
+static_assert(param_kind_v<char> == param_kind::literal);
+static_assert(param_kind_v<color> == param_kind::literal);
+static_assert(param_kind_v<small_pod> == param_kind::literal);
+static_assert(param_kind_v<big_pod> == param_kind::value_copy);
+static_assert(param_kind_v<int **> == param_kind::unmappable);
+static_assert(param_kind_v<void *> == param_kind::unmappable);
+static_assert(param_kind_v<non_trivial> == param_kind::unmappable);
+static_assert(param_kind_v<non_trivial *> == param_kind::unmappable);
+static_assert(param_kind_v<int &&> == param_kind::unmappable);
+static_assert(param_kind_v<void (*)(int)> == param_kind::unmappable);
+
+TEST(Abi, LiteralRoundTripsThroughASlot) {
+  EXPECT_EQ(offload::abi::from_slot<double>(offload::abi::literal_to_slot(2.5)), 2.5);
+  EXPECT_EQ(offload::abi::from_slot<float>(offload::abi::literal_to_slot(-1.25f)), -1.25f);
+  EXPECT_EQ(offload::abi::from_slot<char>(offload::abi::literal_to_slot('x')), 'x');
+  EXPECT_EQ(offload::abi::from_slot<color>(offload::abi::literal_to_slot(color::green)),
+            color::green);
+  small_pod p = offload::abi::from_slot<small_pod>(offload::abi::literal_to_slot(small_pod{1, 2}));
+  EXPECT_EQ(p.a, 1.0f);
+  EXPECT_EQ(p.b, 2.0f);
+}
+
+TEST(Abi, SmallLiteralsAreZeroPadded) {
+  EXPECT_EQ(offload::abi::literal_to_slot(std::uint8_t{0xab}), 0xabu);
+  EXPECT_EQ(offload::abi::literal_to_slot(std::int32_t{-1}), 0xffffffffu);
+}
+
+TEST(Abi, PointersAndReferencesComeBackAsAddresses) {
+  double x[4] = {};
+  auto slot = static_cast<offload::abi::slot_t>(reinterpret_cast<std::uintptr_t>(&x));
+  EXPECT_EQ(offload::abi::from_slot<double (*)[4]>(slot), &x);
+  EXPECT_EQ(&offload::abi::from_slot<double &>(slot), &x[0]);
+}
+
+TEST(Abi, LargeValuesAreReadThroughTheirCopy) {
+  big_pod b{};
+  b.v[24] = 9;
+  auto slot = static_cast<offload::abi::slot_t>(reinterpret_cast<std::uintptr_t>(&b));
+  EXPECT_EQ(offload::abi::from_slot<big_pod>(slot).v[24], 9);
+}
+
+TEST(Abi, KindNamesAreTheManifestSpelling) {
+  EXPECT_STREQ(offload::abi::param_kind_name(param_kind::map_tofrom), "tofrom");
+  EXPECT_STREQ(offload::abi::param_kind_name(param_kind::map_to), "to");
+  EXPECT_STREQ(offload::abi::param_kind_name(param_kind::literal), "literal");
+  EXPECT_STREQ(offload::abi::param_kind_name(param_kind::value_copy), "value");
+}
+} // namespace

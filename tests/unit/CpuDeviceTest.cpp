@@ -1,0 +1,61 @@
+// Unit tests for the CPU device's grid loop: every work-item of a 3-D grid runs exactly once with
+// the right indices, workgroups in parallel, and an exception from a work-item reaches the caller.
+#include "cpu_device.hpp"
+
+#include <offload/device.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+struct grid_record {
+  offload::dim3 groups, threads;
+  std::vector<std::atomic<int>> hits;
+  std::atomic<int> wrong{0};
+};
+
+offload::detail::launch_request request_for(grid_record &r, offload::detail::cpu_body_fn body) {
+  offload::detail::launch_request q{};
+  q.workgroups = r.groups;
+  q.threads = r.threads;
+  q.cpu_body = body;
+  q.cpu_context = &r;
+  return q;
+}
+
+TEST(CpuDevice, RunsEveryWorkItemOnceWithItsIndices) {
+  grid_record r;
+  r.groups = {3, 4, 2};
+  r.threads = {5, 2, 3};
+  const std::size_t n = 3 * 4 * 2 * 5 * 2 * 3;
+  r.hits = std::vector<std::atomic<int>>(n);
+  offload::rt::cpu_device_run(request_for(r, [](void *raw) {
+    auto &r = *static_cast<grid_record *>(raw);
+    using namespace offload;
+    if (grid_dim_x() != 3 || grid_dim_y() != 4 || grid_dim_z() != 2 || block_dim_x() != 5 ||
+        block_dim_y() != 2 || block_dim_z() != 3)
+      ++r.wrong;
+    std::size_t x = global_id_x(), y = global_id_y(), z = global_id_z();
+    r.hits[(z * 8 + y) * 15 + x]++;
+  }));
+  EXPECT_EQ(r.wrong.load(), 0);
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(r.hits[i].load(), 1) << "work-item " << i;
+}
+
+TEST(CpuDevice, RethrowsAWorkItemsException) {
+  grid_record r;
+  r.groups = {64, 1, 1};
+  r.threads = {1, 1, 1};
+  EXPECT_THROW(offload::rt::cpu_device_run(request_for(r, [](void *) {
+                 if (offload::block_id_x() == 17)
+                   throw std::runtime_error("work-item 17");
+               })),
+               std::runtime_error);
+}
+
+} // namespace
