@@ -24,16 +24,16 @@ static std::string objectProblem(QualType T, const ASTContext &Ctx, int Depth = 
     return "a raw pointer inside the data would be a host address on the device; " +
            std::string(WhatToPass);
   if (T->isIncompleteType())
-    return "'" + T.getAsString() + "' is incomplete";
+    return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "' is incomplete";
   if (!T.isTriviallyCopyableType(Ctx))
-    return "'" + T.getAsString() + "' is not trivially copyable; " + std::string(WhatToPass);
+    return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "' is not trivially copyable; " + std::string(WhatToPass);
   if (const auto *RD = T->getAsCXXRecordDecl(); RD && Depth < 16) {
     for (const FieldDecl *F : RD->fields()) {
       QualType FT = F->getType().getCanonicalType();
       while (const ArrayType *A = Ctx.getAsArrayType(FT))
         FT = A->getElementType().getCanonicalType();
       if (FT->isPointerType() || FT->isReferenceType() || FT->isMemberPointerType())
-        return "'" + T.getAsString() + "' holds the raw pointer member '" +
+        return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "' holds the raw pointer member '" +
                F->getNameAsString() +
                "', which would be a host address on the device; pass the pointed-to data "
                "as its own kernel parameter";

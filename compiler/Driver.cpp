@@ -215,6 +215,12 @@ Toolchain findToolchain(const Layout &L) {
   T.OffloadIncludeDir = L.IncludeDir;
   T.Clang = check(findTool("clang++-22", {OFFLOAD_CXX_LLVM_BINDIR "/clang++"}));
   T.Lld = check(findTool("ld.lld-22", {OFFLOAD_CXX_LLVM_BINDIR "/ld.lld"}));
+  if (const char *Chosen = std::getenv("OFFLOAD_CXX_PTXAS")) {
+    // An explicit choice: that ptxas, or none when it is not an executable.
+    if (sys::fs::can_execute(Chosen))
+      T.Ptxas = Chosen;
+    return T;
+  }
   std::vector<std::string> PtxasCandidates;
   if (const char *Cuda = std::getenv("CUDA_PATH"))
     PtxasCandidates.push_back(std::string(Cuda) + "/bin/ptxas");
@@ -269,6 +275,12 @@ int main(int argc, char **argv) {
   }
   if (Output.empty())
     Output = Pass == "host-metadata" ? "offload.manifest" : Pass == "device" ? "device.bin" : "a.out";
+
+  if (!DryRun) {
+    StringRef OutDir = sys::path::parent_path(Output);
+    if (!OutDir.empty() && !sys::fs::is_directory(OutDir))
+      fail("cannot write '" + Output + "': no such directory '" + OutDir + "'");
+  }
 
   // Temporaries: beside the output under --save-temps, else in a private folder.
   SmallString<256> TempDir;

@@ -104,6 +104,18 @@ private:
       note(K->getLocation(), "'" + Name + "' declared here");
       return;
     }
+    if (const TemplateArgumentList *TArgs = K->getTemplateSpecializationArgs())
+      for (const TemplateArgument &A : TArgs->asArray())
+        if (A.getKind() == TemplateArgument::Type)
+          if (const CXXRecordDecl *RD = A.getAsType()->getAsCXXRecordDecl();
+              RD && (RD->isLambda() || RD->isLocalClass())) {
+            error(At, "kernel '" + Name + "' is instantiated with " +
+                          (RD->isLambda() ? "a lambda" : "the local type '" +
+                                                             RD->getNameAsString() + "'") +
+                          ", which the device image cannot name; move the type to namespace "
+                          "scope");
+            return;
+          }
     if (!K->getReturnType()->isVoidType()) {
       error(At, "kernel '" + Name + "' returns a value; kernels return void");
       return;
@@ -195,7 +207,8 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
 
   std::vector<std::string> Args = {"clang++", "-fsyntax-only",
                                    "-resource-dir=" + Options.ClangResourceDir,
-                                   "-I" + Options.OffloadIncludeDir};
+                                   "-I" + Options.OffloadIncludeDir,
+                                   "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};
   bool HasStd = false;
   for (const std::string &A : Options.CompileArgs)
     HasStd |= StringRef(A).starts_with("-std=");

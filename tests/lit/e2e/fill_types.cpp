@@ -1,3 +1,11 @@
+// RUN: %offload-cxx -O2 %s -o %t
+// RUN: %t | FileCheck %s
+// RUN: env OFFLOAD_DEVICE=cpu %t | FileCheck %s --check-prefix=CPU
+// RUN: env OFFLOAD_INFO=-1 OFFLOAD_DEVICE=cpu %t 2>&1 | FileCheck %s --check-prefix=INFO
+// CHECK: fill_types: all checks passed on
+// CPU: fill_types: all checks passed on CPU device
+// INFO: offload-cxx info: launching kernel fill<double> at fill_types.cpp:32 on CPU device ({{[0-9]+}} threads) with 256x1x1 workgroups of 1x1x1 threads
+// INFO: offload-cxx info: launching kernel fill<float> at fill_types.cpp:33 on CPU device ({{[0-9]+}} threads) with 2x1x1 workgroups of 128x1x1 threads
 // One generic kernel used with two types: two instantiations, two device entries.
 #include <offload/offload.hpp>
 

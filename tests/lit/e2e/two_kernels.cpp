@@ -1,3 +1,10 @@
+// RUN: %offload-cxx -O2 %s -o %t
+// RUN: %t | FileCheck %s
+// RUN: env OFFLOAD_DEVICE=cpu %t | FileCheck %s
+// REQUIRES: clang-host
+// RUN: %offload-cxx -O2 --host-compiler=clang++-22 %s -o %t.clang
+// RUN: env OFFLOAD_DEVICE=cpu %t.clang | FileCheck %s
+// CHECK: two_kernels: all checks passed
 // Two kernels in one file, chained over the same arrays; a const input maps to the device only,
 // and a struct and an int travel by value.
 #include <offload/offload.hpp>

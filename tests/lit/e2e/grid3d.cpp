@@ -1,3 +1,9 @@
+// RUN: %offload-cxx -O2 %s -o %t
+// RUN: %t | FileCheck %s
+// RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=3 %t | FileCheck %s
+// RUN: %offload-cxx -O0 -g --host-compiler=g++ %s -o %t.O0
+// RUN: env OFFLOAD_DEVICE=cpu %t.O0 | FileCheck %s
+// CHECK: grid3d: all checks passed
 // A 3-D grid of 3-D workgroups: every work-item writes its own global coordinates once.
 #include <offload/offload.hpp>
 

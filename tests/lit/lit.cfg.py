@@ -1,0 +1,35 @@
+# lit configuration for offload-cxx. Test folders: codegen/ (what the passes emit), errors/
+# (build-time diagnostics), e2e/ (examples built and run on the CPU device, and on a GPU when
+# one is present: REQUIRES: gpu).
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "offload-cxx"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(config.offload_cxx_bin_dir), "tests", "lit")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+
+tools = config.llvm_tools_dir
+config.substitutions.append(("%offload-cxx", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
+config.substitutions.append(("%src_root", config.offload_cxx_src_root))
+config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", os.environ["PATH"])])
+for var in ["OFFLOAD_INFO", "OFFLOAD_DEVICE", "OMP_TARGET_OFFLOAD", "CUDA_PATH", "HOME"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+ptxas = shutil.which("ptxas", path=os.pathsep.join([os.environ.get("CUDA_PATH", "/usr/local/cuda") + "/bin", "/usr/local/cuda/bin", os.environ["PATH"]]))
+if ptxas:
+    config.available_features.add("ptxas")
+try:
+    out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
+    if out.returncode == 0 and "GPU" in out.stdout:
+        config.available_features.add("gpu")
+except (OSError, subprocess.SubprocessError):
+    pass
+if shutil.which("clang++-22"):
+    config.available_features.add("clang-host")
