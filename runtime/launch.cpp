@@ -10,10 +10,38 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 
 namespace offload {
 namespace {
 thread_local std::string last_device;
+
+/// An offload::error nobody caught ends the program with its one-line message and exit status 1
+/// (not std::terminate's "terminate called after..." and an abort); other exceptions go to the
+/// handler that was installed before.
+std::terminate_handler previous_terminate = nullptr;
+[[noreturn]] void terminate_on_offload_error() {
+  if (std::exception_ptr current = std::current_exception()) {
+    try {
+      std::rethrow_exception(current);
+    } catch (const offload::error &e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      std::fflush(stderr);
+      std::_Exit(1);
+    } catch (...) {
+    }
+  }
+  if (previous_terminate)
+    previous_terminate();
+  std::abort();
+}
+void install_terminate_handler() {
+  static const bool installed = [] {
+    previous_terminate = std::set_terminate(terminate_on_offload_error);
+    return true;
+  }();
+  (void)installed;
+}
 
 std::string basename_of(const char *path) {
   const char *slash = std::strrchr(path, '/');
@@ -35,6 +63,7 @@ std::string last_launch_device() { return last_device; }
 namespace detail {
 
 void launch(const launch_request &request) {
+  install_terminate_handler();
   const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
   char unregistered[64];
   std::snprintf(unregistered, sizeof unregistered, "<kernel at %p>", request.kernel);
