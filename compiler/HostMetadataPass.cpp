@@ -138,7 +138,8 @@ private:
         Ok = false;
         continue;
       }
-      MK.Params.push_back({P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind});
+      MK.Params.push_back(
+          {P->getNameAsString(), P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind});
     }
     if (!Ok)
       return;

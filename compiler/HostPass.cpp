@@ -63,14 +63,18 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   }
 
   // (2) offload-cxx's program record.
-  StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr}, "offload_cxx_kernel_record");
+  StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr}, "offload_cxx_kernel_record");
   std::vector<Constant *> Records;
   for (size_t I = 0; I < HostKernels.size(); ++I) {
     const ManifestKernel &K = File.Kernels.Kernels[I];
+    std::string ParamNames;
+    for (const ManifestParam &P : K.Params)
+      ParamNames += (ParamNames.empty() ? "" : ",") + P.Name;
     Records.push_back(ConstantStruct::get(
         KernelRecord, {HostKernels[I], cString(*M, K.Name, ".offload_cxx.name"),
                        cString(*M, K.Entry, ".offload_cxx.entry"),
-                       cString(*M, K.DeclaredAt, ".offload_cxx.declared_at")}));
+                       cString(*M, K.DeclaredAt, ".offload_cxx.declared_at"),
+                       cString(*M, ParamNames, ".offload_cxx.param_names")}));
   }
   ArrayType *RecordsTy = ArrayType::get(KernelRecord, Records.size());
   auto *RecordsVar = new GlobalVariable(*M, RecordsTy, /*isConstant=*/true,

@@ -13,6 +13,7 @@ namespace offload::compiler {
 
 /// One parameter of a kernel instantiation.
 struct ManifestParam {
+  std::string Name;  ///< as declared, e.g. "x" (empty for an unnamed parameter)
   std::string Type;  ///< as written by clang, e.g. "double (*)[256]"
   std::string Kind;  ///< offload::abi::param_kind_name(): "tofrom", "to", "literal", "value"
 };

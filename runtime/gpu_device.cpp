@@ -78,7 +78,8 @@ std::string gpu_device_name(int device) {
 }
 
 void gpu_device_run(int device, const detail::launch_request &request,
-                    const std::string &kernel_name, const std::string &where) {
+                    const kernel_info &kernel, const std::string &where) {
+  const std::string &kernel_name = kernel.name;
   if (std::uint32_t flags = info_flags())
     __tgt_set_info_flag(flags);
 
@@ -107,7 +108,20 @@ void gpu_device_run(int device, const detail::launch_request &request,
                         std::to_string(request.where.column) + ";;";
   omp::ident_t loc{0, 0x2 /* KMP_IDENT_KMPC */, 0, 0, psource.c_str()};
 
+  // Each argument's name in libomptarget's map lines: ";param;file;line;column;;".
+  std::vector<std::string> names(n);
+  std::vector<void *> name_ptrs(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::string param = i < kernel.param_names.size() && !kernel.param_names[i].empty()
+                            ? kernel.param_names[i]
+                            : "arg" + std::to_string(i);
+    names[i] = ";" + param + ";" + request.where.file + ";" + std::to_string(request.where.line) +
+               ";" + std::to_string(request.where.column) + ";;";
+    name_ptrs[i] = names[i].data();
+  }
+
   omp::kernel_args_t args{};
+  args.arg_names = name_ptrs.data();
   args.version = omp::kernel_args_version;
   args.num_args = n;
   args.arg_base_ptrs = pointers.data();

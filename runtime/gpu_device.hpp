@@ -5,6 +5,8 @@
 // when asked to launch on such a device.
 #pragma once
 
+#include "registry.hpp"
+
 #include <offload/detail/runtime_api.hpp>
 
 #include <string>
@@ -20,6 +22,6 @@ std::string gpu_device_name(int device);
 /// Launches on GPU `device` and waits; libomptarget maps the arguments (copies in, runs, copies
 /// back). Throws offload::error on failure.
 void gpu_device_run(int device, const detail::launch_request &request,
-                    const std::string &kernel_name, const std::string &where);
+                    const kernel_info &kernel, const std::string &where);
 
 } // namespace offload::rt

@@ -89,6 +89,9 @@ void launch(const launch_request &request) {
       fail("device " + std::to_string(request.device) + " does not exist (" +
            std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") +
            " hold this program's image; use offload::default_device or the CPU device)");
+    if (!kernel)
+      fail("the kernel is not in this program's device image (was the file built with "
+           "offload-cxx?): it can run only on the CPU device");
     gpu = request.device;
   } else if (request.device == default_device && gpus > 0 && kernel) {
     gpu = 0;
@@ -105,7 +108,7 @@ void launch(const launch_request &request) {
                   name.c_str(), where.c_str(), device_name.c_str(), dims(g).c_str(),
                   dims(t).c_str());
   if (gpu >= 0)
-    rt::gpu_device_run(gpu, request, name, where);
+    rt::gpu_device_run(gpu, request, *kernel, where);
   else
     rt::cpu_device_run(request);
   last_device = device_name;

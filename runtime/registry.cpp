@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 
@@ -47,8 +48,13 @@ extern "C" void __offload_cxx_register_program(const offload_cxx_program *progra
   std::lock_guard guard(r.lock);
   for (std::uint32_t i = 0; i < program->num_kernels; ++i) {
     const offload_cxx_kernel_record &k = program->kernels[i];
-    r.kernels.emplace(k.host_address,
-                      offload::rt::kernel_info{k.name, k.entry, k.declared_at});
+    offload::rt::kernel_info info{k.name, k.entry, k.declared_at, {}};
+    for (const char *p = k.param_names; p && *p;) {
+      const char *comma = std::strchr(p, ',');
+      info.param_names.emplace_back(p, comma ? comma : p + std::strlen(p));
+      p = comma ? comma + 1 : p + std::strlen(p);
+    }
+    r.kernels.emplace(k.host_address, std::move(info));
   }
   for (std::uint32_t i = 0; i < program->num_archs; ++i)
     if (std::find(r.archs.begin(), r.archs.end(), program->archs[i]) == r.archs.end())

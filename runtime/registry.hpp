@@ -15,6 +15,7 @@ struct kernel_info {
   std::string name;         ///< "fill<double>"
   std::string entry;        ///< device entry symbol
   std::string declared_at;  ///< "fill.cpp:9"
+  std::vector<std::string> param_names;
 };
 
 /// The kernel registered at `host_address`, or nullptr when no program registered it (a kernel

@@ -19,7 +19,7 @@ Manifest sample() {
     K.Entry = deviceEntryName(Sym);
     K.Callee = "static_cast<void (*)(int)>(&::k)";
     K.DeclaredAt = "fill.cpp:9";
-    K.Params = {{"double (*)[256]", "tofrom"}, {"double", "literal"}};
+    K.Params = {{"x", "double (*)[256]", "tofrom"}, {"value", "double", "literal"}};
     M.addKernel(K);
   }
   return M;
@@ -37,6 +37,7 @@ TEST(Manifest, RoundTrips) {
   EXPECT_EQ(Back->Kernels[1].Name, "fill<float>");
   EXPECT_EQ(Back->Kernels[0].Entry, "__offload_entry_Z4fillIdEvPA256_T_S0_");
   EXPECT_EQ(Back->Kernels[0].Params[1].Kind, "literal");
+  EXPECT_EQ(Back->Kernels[0].Params[1].Name, "value");
 }
 
 TEST(Manifest, AddKernelKeepsOneEntryPerInstantiation) {

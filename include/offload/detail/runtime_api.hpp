@@ -59,6 +59,7 @@ struct offload_cxx_kernel_record {
   const char *name;          ///< human-readable, e.g. "fill<double>"
   const char *entry;         ///< the device entry symbol in every image
   const char *declared_at;   ///< "file:line" of the kernel's declaration
+  const char *param_names;   ///< the parameters' names, comma-separated: "x,value"
 };
 
 /// A program's registration: its kernels and the architectures its device image was built for.

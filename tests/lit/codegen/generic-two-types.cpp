@@ -43,8 +43,10 @@ int main() {
 // MANIFEST:      "host_symbol": "_Z5scaleIdEvPA64_T_S0_",
 // MANIFEST:      "name": "scale<double>",
 // MANIFEST:          "kind": "tofrom",
+// MANIFEST-NEXT:     "name": "x",
 // MANIFEST-NEXT:     "type": "double (*)[64]"
 // MANIFEST:          "kind": "literal",
+// MANIFEST-NEXT:     "name": "factor",
 // MANIFEST-NEXT:     "type": "double"
 // MANIFEST:      "entry": "__offload_entry_Z5scaleIfEvPA64_T_S0_",
 // MANIFEST:      "name": "scale<float>",
