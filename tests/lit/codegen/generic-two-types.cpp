@@ -50,7 +50,7 @@ int main() {
 // MANIFEST-NEXT:     "type": "double"
 // MANIFEST:      "entry": "__offload_entry_Z5scaleIfEvPA64_T_S0_",
 // MANIFEST:      "name": "scale<float>",
-// MANIFEST-NOT:  "name":
+// MANIFEST-NOT:  "host_symbol":
 
 // DEVSRC: #pragma omp begin declare target
 // DEVSRC: void __offload_entry_Z5scaleIdEvPA64_T_S0_(void *dyn_ptr, offload::abi::slot_t s0, offload::abi::slot_t s1)
