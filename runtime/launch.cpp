@@ -87,8 +87,8 @@ void launch(const launch_request &request) {
   if (request.device >= 0) {
     if (request.device >= gpus)
       fail("device " + std::to_string(request.device) + " does not exist (" +
-           std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") +
-           " hold this program's image; use offload::default_device or the CPU device)");
+           std::to_string(gpus) + (gpus == 1 ? " GPU holds" : " GPUs hold") +
+           " this program's image; use offload::default_device or offload::cpu_device)");
     if (!kernel)
       fail("the kernel is not in this program's device image (was the file built with "
            "offload-cxx?): it can run only on the CPU device");
