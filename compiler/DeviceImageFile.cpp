@@ -1,5 +1,6 @@
 // compiler/DeviceImageFile.cpp — see DeviceImageFile.h.
 #include "DeviceImageFile.h"
+#include "Subprocess.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -86,15 +87,7 @@ Expected<DeviceImageFile> readDeviceImageFile(StringRef Path) {
 }
 
 Error writeDeviceImageFile(const DeviceImageFile &File, StringRef Path) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return createFileError(Path, EC);
-  OS << serializeDeviceImageFile(File);
-  OS.close();
-  if (OS.has_error())
-    return createFileError(Path, OS.error());
-  return Error::success();
+  return writeFile(Path, serializeDeviceImageFile(File));
 }
 
 } // namespace offload::compiler

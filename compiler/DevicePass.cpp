@@ -64,15 +64,6 @@ std::string tempPath(const DevicePassOptions &O, StringRef Suffix) {
   return (O.TempDir + "/" + O.TempStem + Suffix).str();
 }
 
-Error writeFile(StringRef Path, StringRef Contents) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return createFileError(Path, EC);
-  OS << Contents;
-  return Error::success();
-}
-
 /// OpenMP device compilation gives every function hidden visibility; loaders look kernels up by
 /// name, so the entries must be visible in the image.
 Error exposeEntries(StringRef BitcodePath, const Manifest &M) {
@@ -143,12 +134,7 @@ Error runDevicePass(const Manifest &M, const Toolchain &Tools, const DevicePassO
                                         "-c",
                                         O.OptLevel,
                                         "-I" + Tools.OffloadIncludeDir};
-    bool HasStd = false;
-    for (const std::string &A : M.CompileArgs)
-      HasStd |= StringRef(A).starts_with("-std=");
-    if (!HasStd)
-      Compile.push_back("-std=c++20");
-    Compile.insert(Compile.end(), M.CompileArgs.begin(), M.CompileArgs.end());
+    appendUserCompileFlags(Compile, M.CompileArgs);
     Compile.insert(Compile.end(), {Source, "-o", Bitcode});
     if (Error E = runCommand(Compile, O.Commands))
       return createStringError(inconvertibleErrorCode(), "device compile for %s of '%s': %s",

@@ -2,6 +2,7 @@
 #include "HostMetadataPass.h"
 
 #include "ArgClassifier.h"
+#include "Subprocess.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -210,12 +211,7 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
                                    "-resource-dir=" + Options.ClangResourceDir,
                                    "-I" + Options.OffloadIncludeDir,
                                    "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};
-  bool HasStd = false;
-  for (const std::string &A : Options.CompileArgs)
-    HasStd |= StringRef(A).starts_with("-std=");
-  if (!HasStd)
-    Args.push_back("-std=c++20");
-  Args.insert(Args.end(), Options.CompileArgs.begin(), Options.CompileArgs.end());
+  appendUserCompileFlags(Args, Options.CompileArgs);
   Args.push_back(M.Source);
 
   struct Factory : tooling::FrontendActionFactory {

@@ -159,12 +159,7 @@ Error runHostPass(ArrayRef<std::string> Sources, StringRef DeviceImagePath,
     std::string Object =
         O.TempDir + "/" + O.TempStem + "." + sys::path::stem(Source).str() + ".host.o";
     std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir};
-    bool HasStd = false;
-    for (const std::string &A : O.CompileArgs)
-      HasStd |= StringRef(A).starts_with("-std=");
-    if (!HasStd)
-      Compile.push_back("-std=c++20");
-    Compile.insert(Compile.end(), O.CompileArgs.begin(), O.CompileArgs.end());
+    appendUserCompileFlags(Compile, O.CompileArgs);
     Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
     if (Error E = runCommand(Compile, O.Commands))
       return E;

@@ -1,5 +1,6 @@
 // compiler/Manifest.cpp — see Manifest.h.
 #include "Manifest.h"
+#include "Subprocess.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -123,15 +124,7 @@ Expected<Manifest> readManifest(StringRef Path) {
 }
 
 Error writeManifest(const Manifest &M, StringRef Path) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
-  if (EC)
-    return createFileError(Path, EC);
-  OS << toJSON(M);
-  OS.close();
-  if (OS.has_error())
-    return createFileError(Path, OS.error());
-  return Error::success();
+  return writeFile(Path, toJSON(M));
 }
 
 } // namespace offload::compiler

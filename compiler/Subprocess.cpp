@@ -1,6 +1,7 @@
 // compiler/Subprocess.cpp — see Subprocess.h.
 #include "Subprocess.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -43,6 +44,24 @@ Error runCommand(ArrayRef<std::string> Argv, const CommandOptions &Options) {
   if (RC > 0)
     return createStringError(inconvertibleErrorCode(), "'%s' failed (exit %d)", Tool.str().c_str(),
                              RC);
+  return Error::success();
+}
+
+void appendUserCompileFlags(std::vector<std::string> &Args, ArrayRef<std::string> UserFlags) {
+  if (llvm::none_of(UserFlags, [](StringRef A) { return A.starts_with("-std="); }))
+    Args.push_back("-std=c++20");
+  Args.insert(Args.end(), UserFlags.begin(), UserFlags.end());
+}
+
+Error writeFile(StringRef Path, StringRef Contents) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (EC)
+    return createFileError(Path, EC);
+  OS << Contents;
+  OS.close();
+  if (OS.has_error())
+    return createFileError(Path, OS.error());
   return Error::success();
 }
 

@@ -21,6 +21,13 @@ struct CommandOptions {
 /// could not start or exited non-zero; the tool's own diagnostics go to stderr as they come.
 llvm::Error runCommand(llvm::ArrayRef<std::string> Argv, const CommandOptions &Options);
 
+/// Appends the user's compile flags to Args, preceded by -std=c++20 unless they choose a
+/// standard themselves (offload-cxx's headers need C++20).
+void appendUserCompileFlags(std::vector<std::string> &Args, llvm::ArrayRef<std::string> UserFlags);
+
+/// Writes Contents to Path, or returns an error naming Path.
+llvm::Error writeFile(llvm::StringRef Path, llvm::StringRef Contents);
+
 /// Prints "offload-cxx: <what> took N ms" under -v.
 void reportTime(llvm::StringRef What, double Milliseconds, const CommandOptions &Options);
 
