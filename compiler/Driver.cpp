@@ -254,7 +254,11 @@ int main(int argc, char **argv) {
       "  offload-cxx -O2 fill.cpp -o fill                 all three passes\n"
       "  offload-cxx --pass=host-metadata fill.cpp -o fill.manifest\n"
       "  offload-cxx --pass=device --manifest=fill.manifest --offload-arch=sm_90,host -o device.bin\n"
-      "  offload-cxx --pass=host --device-image=device.bin fill.cpp -o fill\n");
+      "  offload-cxx --pass=host --device-image=device.bin fill.cpp -o fill\n\n"
+      "Environment: CUDA_PATH (where ptxas is looked for first, then /usr/local/cuda/bin and\n"
+      "PATH), OFFLOAD_CXX_PTXAS (this ptxas, or none if it is not an executable).\n"
+      "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS and OMP_TARGET_OFFLOAD\n"
+      "(see README.md).\n");
 
   const Layout L = findLayout(argv[0]);
   CommandOptions Cmd{Verbose, DryRun};

@@ -66,6 +66,14 @@ const std::vector<int> &gpu_ids() {
     for (int d = 0, n = omp_get_num_devices(); d < n; ++d)
       if (std::string v = vendor_of(d); v != "x86_64" && v != "aarch64")
         found.push_back(d);
+    if (found.empty() && info_flags()) {
+      std::string archs;
+      for (const std::string &arch : registered_archs())
+        if (arch != "host")
+          archs += (archs.empty() ? "" : ",") + arch;
+      info_line("no GPU of this machine can run this program's images (%s): launches run on "
+                "the CPU device", archs.c_str());
+    }
     return found;
   }();
   return ids;

@@ -33,3 +33,4 @@ except (OSError, subprocess.SubprocessError):
     pass
 if shutil.which("clang++-22"):
     config.available_features.add("clang-host")
+config.substitutions.append(("%{env_path}", config.environment["PATH"]))
