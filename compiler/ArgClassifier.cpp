@@ -2,6 +2,9 @@
 #include "ArgClassifier.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+
+#include <optional>
 
 using namespace clang;
 
@@ -47,8 +50,29 @@ static std::string objectProblem(QualType T, const ASTContext &Ctx, int Depth = 
   return "";
 }
 
+/// For std::span<U, E> and offload::device_ptr<U>: the class name and U.
+static std::optional<std::pair<std::string, QualType>> specialClass(QualType T) {
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  std::string Name = Spec->getQualifiedNameAsString();
+  if (Name != "std::span" && Name != "offload::device_ptr")
+    return std::nullopt;
+  return std::make_pair(Name, Spec->getTemplateArgs()[0].getAsType());
+}
+
 ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
   QualType T = Type.getCanonicalType();
+  if (auto Special = specialClass(T)) {
+    auto [Name, Element] = *Special;
+    if (Name == "offload::device_ptr")
+      return {"device", ""};
+    if (std::string P = objectProblem(Element, Ctx); !P.empty())
+      return {"unmappable", P};
+    return {Element.isConstQualified() ? "span_to" : "span_tofrom", ""};
+  }
   if (const auto *R = T->getAs<ReferenceType>()) {
     if (T->isRValueReferenceType())
       return {"unmappable", "rvalue references cannot be mapped; take the parameter by value or "

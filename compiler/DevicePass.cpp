@@ -41,7 +41,10 @@ std::string generateDeviceSource(const Manifest &M) {
     OS << "\n// " << K.Name << " (" << K.DeclaredAt << ")\n"
        << "extern \"C\" OFFLOAD_IMPL_ENTRY __attribute__((visibility(\"protected\"))) void "
        << K.Entry << "(void *dyn_ptr";
-    for (size_t I = 0; I < K.Params.size(); ++I)
+    unsigned Slots = 0;
+    for (const ManifestParam &P : K.Params)
+      Slots += slotCount(P.Kind);
+    for (unsigned I = 0; I < Slots; ++I)
       OS << ", offload::abi::slot_t s" << I;
     OS << ") {\n";
     OS << "  using kernel_t = decltype(" << K.Callee << ");\n";
@@ -50,7 +53,7 @@ std::string generateDeviceSource(const Manifest &M) {
          << K.Params[I].Kind << "\"), \"offload-cxx: parameter " << I << " of " << K.Name
          << " is classified differently by the tool and offload/abi.hpp\");\n";
     OS << "  offload::detail::call_from_slots<" << K.Callee << ">(";
-    for (size_t I = 0; I < K.Params.size(); ++I)
+    for (unsigned I = 0; I < Slots; ++I)
       OS << (I ? ", " : "") << "s" << I;
     OS << ");\n}\n";
   }

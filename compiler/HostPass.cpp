@@ -68,8 +68,11 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   for (size_t I = 0; I < HostKernels.size(); ++I) {
     const ManifestKernel &K = File.Kernels.Kernels[I];
     std::string ParamNames;
-    for (const ManifestParam &P : K.Params)
+    for (const ManifestParam &P : K.Params) {  // one name per launch slot
       ParamNames += (ParamNames.empty() ? "" : ",") + P.Name;
+      if (slotCount(P.Kind) == 2)
+        ParamNames += "," + P.Name + ".size()";
+    }
     Records.push_back(ConstantStruct::get(
         KernelRecord, {HostKernels[I], cString(*M, K.Name, ".offload_cxx.name"),
                        cString(*M, K.Entry, ".offload_cxx.entry"),

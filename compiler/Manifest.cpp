@@ -20,6 +20,8 @@ void Manifest::addKernel(ManifestKernel K) {
     Kernels.push_back(std::move(K));
 }
 
+unsigned slotCount(StringRef Kind) { return Kind.starts_with("span_") ? 2 : 1; }
+
 std::string deviceEntryName(StringRef HostSymbol) {
   return ("__offload_entry" + HostSymbol).str();
 }

@@ -39,6 +39,9 @@ struct Manifest {
   void addKernel(ManifestKernel K);
 };
 
+/// Launch slots a parameter of this kind takes (offload::abi::slot_count): 2 for spans, else 1.
+unsigned slotCount(llvm::StringRef Kind);
+
 /// The device entry symbol of a host-compiled kernel instantiation.
 std::string deviceEntryName(llvm::StringRef HostSymbol);
 

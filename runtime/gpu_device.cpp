@@ -32,15 +32,17 @@ std::string vendor_of(int device) {
   return dash ? std::string(uid, dash) : std::string(uid);
 }
 
-std::int64_t map_bits(abi::param_kind kind) {
-  switch (kind) {
-  case abi::param_kind::map_tofrom:
-    return omp::map_to | omp::map_from | omp::map_target_param;
-  case abi::param_kind::map_to:
-  case abi::param_kind::value_copy:
+std::int64_t map_bits(detail::transfer how) {
+  switch (how) {
+  case detail::transfer::to:
     return omp::map_to | omp::map_target_param;
-  case abi::param_kind::literal:
-  case abi::param_kind::unmappable:
+  case detail::transfer::from:
+    return omp::map_from | omp::map_target_param;
+  case detail::transfer::tofrom:
+    return omp::map_to | omp::map_from | omp::map_target_param;
+  case detail::transfer::alloc:
+    return omp::map_target_param;  // OMP_MAP_ALLOC is 0
+  case detail::transfer::literal:
     break;
   }
   return omp::map_literal | omp::map_target_param;
@@ -96,17 +98,16 @@ void gpu_device_run(int device, const detail::launch_request &request,
   std::vector<std::int64_t> sizes(n), types(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     const detail::arg_desc &a = request.args[i];
-    bool as_literal = !abi::is_mapped(a.kind) || a.host_ptr == nullptr;
-    if (as_literal) {
-      // A null pointer is passed as the literal 0: there is nothing to map.
+    if (a.how == detail::transfer::literal || a.host_ptr == nullptr || a.bytes == 0) {
+      // Nothing to map (a value, a device pointer, a null pointer or an empty span).
       pointers[i] = reinterpret_cast<void *>(static_cast<std::uintptr_t>(
-          abi::is_mapped(a.kind) ? 0 : a.literal));
-      sizes[i] = abi::is_mapped(a.kind) ? 0 : static_cast<std::int64_t>(a.bytes);
-      types[i] = map_bits(abi::param_kind::literal);
+          a.how == detail::transfer::literal ? a.literal : 0));
+      sizes[i] = 0;
+      types[i] = map_bits(detail::transfer::literal);
     } else {
       pointers[i] = const_cast<void *>(a.host_ptr);
       sizes[i] = static_cast<std::int64_t>(a.bytes);
-      types[i] = map_bits(a.kind);
+      types[i] = map_bits(a.how);
     }
   }
 

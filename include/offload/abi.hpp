@@ -3,12 +3,16 @@
 // Every kernel parameter travels to the device as one 8-byte launch slot. This header says, for
 // each C++ parameter type, what the slot holds and how the host maps the argument:
 //
-//   parameter type                         slot holds                     host mapping
+//   parameter type                         slots                          host mapping
 //   U* / U(*)[N] / U& (U non-const)        device address of the object   to+from, sizeof(U) bytes
 //   const U* / const U(*)[N] / const U&    device address of the object   to, sizeof(U) bytes
+//   std::span<U> (U non-const / const)     device address, then length    to+from / to, the data
+//   offload::device_ptr<U>                 the device address, as is      none (already there)
 //   arithmetic, enum, trivially copyable   the value's bytes, zero-padded literal (no mapping)
 //     type of at most 8 bytes
 //   trivially copyable type > 8 bytes      device address of a copy       to (a copy of the value)
+//
+// A parameter takes one slot, except a span, which takes two (data, length).
 //
 // The host packer (offload/launch.hpp), the device entries that offload-cxx generates
 // (offload/detail/device_entry.hpp) and the tool's manifest checks all read this table, so the
@@ -16,9 +20,28 @@
 // runtime/omptarget_abi.hpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <type_traits>
+
+namespace offload {
+
+/// A pointer into a device's memory (offload::buffer::data()); a kernel parameter of this type
+/// receives it as is, with no mapping. On the CPU device it is a host pointer.
+template <class T> struct device_ptr {
+  T *raw = nullptr;
+
+  T &operator[](std::size_t i) const { return raw[i]; }
+  T &operator*() const { return *raw; }
+  T *operator->() const { return raw; }
+  T *get() const { return raw; }
+  device_ptr operator+(std::ptrdiff_t n) const { return {raw + n}; }
+  explicit operator bool() const { return raw != nullptr; }
+};
+
+} // namespace offload
 
 namespace offload::abi {
 
@@ -31,6 +54,9 @@ enum class param_kind : std::uint8_t {
   map_to = 1,      ///< pointer/reference to a const object: copied in only
   literal = 2,     ///< small value: its bytes are the slot
   value_copy = 3,  ///< large value: a copy is mapped to the device, the slot is its address
+  span_tofrom = 4, ///< span of mutable elements: data mapped to+from, then the length
+  span_to = 5,     ///< span of const elements: data mapped to, then the length
+  device = 6,      ///< device_ptr: the address is the slot
   unmappable = 255,
 };
 
@@ -41,6 +67,9 @@ constexpr const char *param_kind_name(param_kind k) {
   case param_kind::map_to: return "to";
   case param_kind::literal: return "literal";
   case param_kind::value_copy: return "value";
+  case param_kind::span_tofrom: return "span_tofrom";
+  case param_kind::span_to: return "span_to";
+  case param_kind::device: return "device";
   case param_kind::unmappable: return "unmappable";
   }
   return "unmappable";
@@ -77,10 +106,29 @@ struct param_traits<U &, std::enable_if_t<detail::mappable_object_v<U>>> {
       std::is_const_v<U> ? param_kind::map_to : param_kind::map_tofrom;
 };
 
+// Spans of any extent: the data, then the length.
+template <class U, std::size_t Extent>
+struct param_traits<std::span<U, Extent>, std::enable_if_t<detail::mappable_object_v<U>>> {
+  using object = U;  // the element
+  static constexpr param_kind kind =
+      std::is_const_v<U> ? param_kind::span_to : param_kind::span_tofrom;
+};
+
+// Device pointers: passed as is.
+template <class U> struct param_traits<device_ptr<U>> {
+  using object = U;
+  static constexpr param_kind kind = param_kind::device;
+};
+
+template <class P> struct is_special_class : std::false_type {};
+template <class U, std::size_t E> struct is_special_class<std::span<U, E>> : std::true_type {};
+template <class U> struct is_special_class<device_ptr<U>> : std::true_type {};
+
 // Values: arithmetic, enums and trivially copyable classes without pointer type.
 template <class P>
 struct param_traits<P, std::enable_if_t<!std::is_pointer_v<P> && !std::is_reference_v<P> &&
-                                        !std::is_array_v<P> && detail::mappable_object_v<P>>> {
+                                        !std::is_array_v<P> && !is_special_class<P>::value &&
+                                        detail::mappable_object_v<P>>> {
   using object = P;
   static constexpr param_kind kind =
       sizeof(P) <= sizeof(slot_t) ? param_kind::literal : param_kind::value_copy;
@@ -88,10 +136,11 @@ struct param_traits<P, std::enable_if_t<!std::is_pointer_v<P> && !std::is_refere
 
 template <class P> inline constexpr param_kind param_kind_v = param_traits<P>::kind;
 
-/// True when the slot of P is a device address that the runtime must translate.
-constexpr bool is_mapped(param_kind k) {
-  return k == param_kind::map_tofrom || k == param_kind::map_to || k == param_kind::value_copy;
+/// The number of launch slots a parameter of kind k takes.
+constexpr unsigned slot_count(param_kind k) {
+  return k == param_kind::span_tofrom || k == param_kind::span_to ? 2 : 1;
 }
+template <class P> inline constexpr unsigned slot_count_v = slot_count(param_kind_v<P>);
 
 /// Packs a literal into a slot (host side).
 template <class P> inline slot_t literal_to_slot(const P &value) {
@@ -101,20 +150,27 @@ template <class P> inline slot_t literal_to_slot(const P &value) {
   return s;
 }
 
-/// Rebuilds the kernel's argument from its slot (device side, and the CPU device's tests).
-template <class P> inline P from_slot(slot_t s) {
+/// Rebuilds the kernel's argument from its slots (device side, and the CPU device's tests).
+template <class P> inline P from_slots(const slot_t *s) {
   constexpr param_kind k = param_kind_v<P>;
   static_assert(k != param_kind::unmappable, "offload: unmappable kernel parameter type");
   if constexpr (std::is_pointer_v<P>) {
-    return reinterpret_cast<P>(static_cast<std::uintptr_t>(s));
+    return reinterpret_cast<P>(static_cast<std::uintptr_t>(s[0]));
   } else if constexpr (std::is_reference_v<P>) {
-    return *reinterpret_cast<std::remove_reference_t<P> *>(static_cast<std::uintptr_t>(s));
+    return *reinterpret_cast<std::remove_reference_t<P> *>(static_cast<std::uintptr_t>(s[0]));
+  } else if constexpr (k == param_kind::span_tofrom || k == param_kind::span_to) {
+    using element = typename param_traits<P>::object;
+    return P(reinterpret_cast<element *>(static_cast<std::uintptr_t>(s[0])),
+             static_cast<std::size_t>(s[1]));
+  } else if constexpr (k == param_kind::device) {
+    using element = typename param_traits<P>::object;
+    return P{reinterpret_cast<element *>(static_cast<std::uintptr_t>(s[0]))};
   } else if constexpr (k == param_kind::literal) {
     struct bytes_of_p { alignas(P) unsigned char b[sizeof(P)]; } bytes;
-    __builtin_memcpy(bytes.b, &s, sizeof(P));
+    __builtin_memcpy(bytes.b, s, sizeof(P));
     return __builtin_bit_cast(P, bytes);
   } else {
-    return *reinterpret_cast<const P *>(static_cast<std::uintptr_t>(s));
+    return *reinterpret_cast<const P *>(static_cast<std::uintptr_t>(s[0]));
   }
 }
 

@@ -3,14 +3,17 @@
 //   offload::launch(fill<double>, {.workgroups = {256, 1, 1}}, &x, 2.5);
 //
 // The argument list is checked against the kernel's parameters at compile time; each parameter
-// is classified by offload/abi.hpp. On a GPU the runtime maps the arguments through
-// libomptarget; on the CPU device it calls the host-compiled kernel once per work-item.
+// is classified by offload/abi.hpp (an argument wrapped in offload::to/from/tofrom/alloc takes
+// that direction instead). On a GPU the runtime maps the arguments through libomptarget; on the
+// CPU device it calls the host-compiled kernel once per work-item.
 #pragma once
 
 #include <offload/abi.hpp>
 #include <offload/detail/runtime_api.hpp>
 #include <offload/device.hpp>
+#include <offload/map.hpp>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <source_location>
@@ -36,7 +39,7 @@ inline constexpr int default_device = -1;
 /// present. GPUs are numbered 0, 1, ... in the order libomptarget finds them.
 inline constexpr int cpu_device = -2;
 
-/// The device that ran the calling thread's last successful launch, e.g. "CUDA device 0 (sm_90)"
+/// The device that ran the calling thread's last successful launch, e.g. "CUDA device 0"
 /// or "CPU device (4 threads)"; empty before the first launch.
 std::string last_launch_device();
 
@@ -54,71 +57,132 @@ struct launch_config {
 
 namespace detail {
 
-/// Describes parameter P, whose value (already converted from the user's argument) is `param`.
-template <class P> arg_desc describe_param(const std::remove_reference_t<P> &param) {
+inline source_loc to_source_loc(const std::source_location &where) {
+  return {where.file_name(), where.function_name(), where.line(), where.column()};
+}
+
+/// Describes parameter P (its converted value `param`) as abi::slot_count_v<P> launch slots.
+template <class P, bool Explicit, transfer How>
+void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
   constexpr abi::param_kind kind = abi::param_kind_v<P>;
+  using object = typename abi::param_traits<P>::object;
   if constexpr (kind == abi::param_kind::map_tofrom || kind == abi::param_kind::map_to) {
-    using object = typename abi::param_traits<P>::object;
     const void *address;
     if constexpr (std::is_pointer_v<P>)
       address = static_cast<const void *>(param);
     else
       address = static_cast<const void *>(std::addressof(param));
-    return {kind, address, sizeof(object), 0};
+    constexpr transfer fallback = kind == abi::param_kind::map_to ? transfer::to : transfer::tofrom;
+    out[0] = {Explicit ? How : fallback, address, sizeof(object), 0};
+  } else if constexpr (kind == abi::param_kind::span_tofrom || kind == abi::param_kind::span_to) {
+    constexpr transfer fallback = kind == abi::param_kind::span_to ? transfer::to : transfer::tofrom;
+    out[0] = {Explicit ? How : fallback, param.data(), param.size_bytes(), 0};
+    out[1] = {transfer::literal, nullptr, sizeof(abi::slot_t), abi::slot_t(param.size())};
+  } else if constexpr (kind == abi::param_kind::device) {
+    out[0] = {transfer::literal, nullptr, sizeof(void *),
+              static_cast<abi::slot_t>(reinterpret_cast<std::uintptr_t>(param.get()))};
   } else if constexpr (kind == abi::param_kind::literal) {
-    return {kind, nullptr, sizeof(P), abi::literal_to_slot(param)};
+    out[0] = {transfer::literal, nullptr, sizeof(P), abi::literal_to_slot(param)};
   } else {
-    return {kind, std::addressof(param), sizeof(P), 0};  // value_copy: map a copy of the value
+    out[0] = {transfer::to, std::addressof(param), sizeof(P), 0};  // a mapped copy of the value
   }
 }
 
-template <class... P, std::size_t... I>
-void launch_converted(void (*kernel)(P...), const launch_config &config,
-                      std::tuple<P...> &params, std::index_sequence<I...>) {
-  arg_desc descs[sizeof...(P) + 1] = {describe_param<P>(std::get<I>(params))...};
-
-  struct cpu_context {
-    void (*kernel)(P...);
-    std::tuple<P...> *params;
-  } context{kernel, &params};
-  cpu_body_fn cpu_body = [](void *raw) {
-    auto *ctx = static_cast<cpu_context *>(raw);
-    ctx->kernel(static_cast<P>(std::get<I>(*ctx->params))...);
-  };
-
-  launch_request request{reinterpret_cast<const void *>(kernel),
-                         config.workgroups,
-                         config.threads,
-                         config.dynamic_shared_bytes,
-                         config.device,
-                         {config.where.file_name(), config.where.function_name(),
-                          config.where.line(), config.where.column()},
-                         descs,
-                         static_cast<std::uint32_t>(sizeof...(P)),
-                         cpu_body,
-                         &context};
-  launch(request);
+/// Checks one (parameter, argument) pair at compile time.
+template <class P, class A> constexpr bool check_argument() {
+  using M = map_traits_of<A>;
+  using V = typename M::value_type;
+  static_assert(std::is_convertible_v<V, P>,
+                "offload::launch: an argument does not convert to its kernel parameter");
+#if !defined(OFFLOAD_IMPL_HOST_METADATA_PASS)  // the tool reports it with the parameter's name
+  static_assert(abi::param_kind_v<P> != abi::param_kind::unmappable,
+                "offload::launch: a kernel parameter cannot be mapped to the device: pass "
+                "arithmetic or enum values, trivially copyable structs by value, pointers/"
+                "references/spans of trivially copyable objects without pointer members, or "
+                "offload::device_ptr");
+#endif
+  constexpr abi::param_kind k = abi::param_kind_v<P>;
+  constexpr bool maps = k == abi::param_kind::map_tofrom || k == abi::param_kind::map_to ||
+                        k == abi::param_kind::span_tofrom || k == abi::param_kind::span_to;
+  static_assert(!M::explicit_direction || maps,
+                "offload::to/from/tofrom/alloc apply to pointer, reference and span parameters; "
+                "values always travel by value");
+  static_assert(!M::explicit_direction ||
+                    !(k == abi::param_kind::map_to || k == abi::param_kind::span_to) ||
+                    M::how == transfer::to || M::how == transfer::alloc,
+                "offload::from/tofrom on a const parameter: the kernel cannot write the data "
+                "that would be copied back");
+  return true;
 }
+
+/// A launch with its converted arguments and slot descriptions, owning everything the runtime
+/// reads: kept on the stack for offload::launch, on the heap for a queue.
+class launch_job {
+public:
+  virtual ~launch_job() = default;
+  virtual const launch_request &request() const = 0;
+};
+
+template <class... P> class prepared_launch final : public launch_job {
+public:
+  static constexpr unsigned total_slots = (0u + ... + abi::slot_count_v<P>);
+
+  template <class... A>
+  prepared_launch(void (*kernel)(P...), const launch_config &config, A &&...args)
+      : kernel_(kernel),
+        params_(static_cast<P>(map_traits_of<A>::value(std::forward<A>(args)))...) {
+    describe<A...>(std::index_sequence_for<P...>{});
+    request_ = {reinterpret_cast<const void *>(kernel),
+                config.workgroups,
+                config.threads,
+                config.dynamic_shared_bytes,
+                config.device,
+                to_source_loc(config.where),
+                descs_.data(),
+                total_slots,
+                &run_on_cpu,
+                this};
+  }
+  prepared_launch(const prepared_launch &) = delete;
+  prepared_launch &operator=(const prepared_launch &) = delete;
+
+  const launch_request &request() const override { return request_; }
+
+private:
+  template <class... A, std::size_t... I> void describe(std::index_sequence<I...>) {
+    constexpr unsigned counts[] = {abi::slot_count_v<P>..., 0u};
+    unsigned first[sizeof...(P) + 1] = {};
+    for (std::size_t i = 0; i < sizeof...(P); ++i)
+      first[i + 1] = first[i] + counts[i];
+    (describe_param<P, map_traits_of<A>::explicit_direction, map_traits_of<A>::how>(
+         std::get<I>(params_), descs_.data() + first[I]),
+     ...);
+  }
+
+  static void run_on_cpu(void *self) {
+    auto *job = static_cast<prepared_launch *>(self);
+    std::apply([&](auto &...params) { job->kernel_(static_cast<P>(params)...); }, job->params_);
+  }
+
+  void (*kernel_)(P...);
+  std::tuple<P...> params_;
+  std::array<arg_desc, total_slots + 1> descs_{};
+  launch_request request_{};
+};
 
 } // namespace detail
 
 /// Launches `kernel` with `args` and waits for it. Each argument converts to the kernel's
-/// parameter as in a call; pointed-to and referenced objects are copied to the device and back
-/// (to only, for const), values travel by value. Throws offload::error on failure.
+/// parameter as in a call; pointed-to, referenced and spanned objects are copied to the device
+/// and back (to only, for const; or as offload::to/from/tofrom/alloc say), values travel by
+/// value, device pointers as they are. Throws offload::error on failure.
 template <class... P, class... A>
 void launch(void (*kernel)(P...), const launch_config &config, A &&...args) {
   static_assert(sizeof...(P) == sizeof...(A),
                 "offload::launch: the number of arguments differs from the kernel's parameters");
-  static_assert((std::is_convertible_v<A &&, P> && ...),
-                "offload::launch: an argument does not convert to its kernel parameter");
-#if !defined(OFFLOAD_IMPL_HOST_METADATA_PASS)  // the tool reports it with the parameter's name
-  static_assert(((abi::param_kind_v<P> != abi::param_kind::unmappable) && ...),
-                "offload::launch: a kernel parameter cannot be mapped to the device: pass "
-                "arithmetic or enum values, trivially copyable structs by value, or pointers/"
-                "references to trivially copyable objects without pointer members");
-#endif
-  std::tuple<P...> params(static_cast<P>(std::forward<A>(args))...);
-  detail::launch_converted(kernel, config, params, std::index_sequence_for<P...>{});
+  static_assert((detail::check_argument<P, A>() && ...));
+  detail::prepared_launch<P...> job(kernel, config, std::forward<A>(args)...);
+  detail::launch(job.request());
 }
 
 } // namespace offload

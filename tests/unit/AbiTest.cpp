@@ -8,6 +8,7 @@
 
 namespace {
 using offload::abi::param_kind;
+template <class P> P from_slot(offload::abi::slot_t s) { return offload::abi::from_slots<P>(&s); }
 using offload::abi::param_kind_v;
 
 struct small_pod { float a, b; };
@@ -34,14 +35,34 @@ static_assert(param_kind_v<non_trivial> == param_kind::unmappable);
 static_assert(param_kind_v<non_trivial *> == param_kind::unmappable);
 static_assert(param_kind_v<int &&> == param_kind::unmappable);
 static_assert(param_kind_v<void (*)(int)> == param_kind::unmappable);
+static_assert(param_kind_v<std::span<float>> == param_kind::span_tofrom);
+static_assert(param_kind_v<std::span<const float, 4>> == param_kind::span_to);
+static_assert(param_kind_v<std::span<int *>> == param_kind::unmappable);
+static_assert(param_kind_v<offload::device_ptr<double>> == param_kind::device);
+static_assert(offload::abi::slot_count_v<std::span<float>> == 2);
+static_assert(offload::abi::slot_count_v<double> == 1);
+
+TEST(Abi, SpansComeBackFromTwoSlots) {
+  float data[5] = {};
+  offload::abi::slot_t slots[2] = {reinterpret_cast<std::uintptr_t>(data), 5};
+  std::span<float> s = offload::abi::from_slots<std::span<float>>(slots);
+  EXPECT_EQ(s.data(), data);
+  EXPECT_EQ(s.size(), 5u);
+}
+
+TEST(Abi, DevicePointersArePassedAsIs) {
+  double d = 0;
+  offload::abi::slot_t slot = reinterpret_cast<std::uintptr_t>(&d);
+  EXPECT_EQ(offload::abi::from_slots<offload::device_ptr<double>>(&slot).get(), &d);
+}
 
 TEST(Abi, LiteralRoundTripsThroughASlot) {
-  EXPECT_EQ(offload::abi::from_slot<double>(offload::abi::literal_to_slot(2.5)), 2.5);
-  EXPECT_EQ(offload::abi::from_slot<float>(offload::abi::literal_to_slot(-1.25f)), -1.25f);
-  EXPECT_EQ(offload::abi::from_slot<char>(offload::abi::literal_to_slot('x')), 'x');
-  EXPECT_EQ(offload::abi::from_slot<color>(offload::abi::literal_to_slot(color::green)),
+  EXPECT_EQ(from_slot<double>(offload::abi::literal_to_slot(2.5)), 2.5);
+  EXPECT_EQ(from_slot<float>(offload::abi::literal_to_slot(-1.25f)), -1.25f);
+  EXPECT_EQ(from_slot<char>(offload::abi::literal_to_slot('x')), 'x');
+  EXPECT_EQ(from_slot<color>(offload::abi::literal_to_slot(color::green)),
             color::green);
-  small_pod p = offload::abi::from_slot<small_pod>(offload::abi::literal_to_slot(small_pod{1, 2}));
+  small_pod p = from_slot<small_pod>(offload::abi::literal_to_slot(small_pod{1, 2}));
   EXPECT_EQ(p.a, 1.0f);
   EXPECT_EQ(p.b, 2.0f);
 }
@@ -54,15 +75,15 @@ TEST(Abi, SmallLiteralsAreZeroPadded) {
 TEST(Abi, PointersAndReferencesComeBackAsAddresses) {
   double x[4] = {};
   auto slot = static_cast<offload::abi::slot_t>(reinterpret_cast<std::uintptr_t>(&x));
-  EXPECT_EQ(offload::abi::from_slot<double (*)[4]>(slot), &x);
-  EXPECT_EQ(&offload::abi::from_slot<double &>(slot), &x[0]);
+  EXPECT_EQ(from_slot<double (*)[4]>(slot), &x);
+  EXPECT_EQ(&from_slot<double &>(slot), &x[0]);
 }
 
 TEST(Abi, LargeValuesAreReadThroughTheirCopy) {
   big_pod b{};
   b.v[24] = 9;
   auto slot = static_cast<offload::abi::slot_t>(reinterpret_cast<std::uintptr_t>(&b));
-  EXPECT_EQ(offload::abi::from_slot<big_pod>(slot).v[24], 9);
+  EXPECT_EQ(from_slot<big_pod>(slot).v[24], 9);
 }
 
 TEST(Abi, KindNamesAreTheManifestSpelling) {
@@ -70,5 +91,7 @@ TEST(Abi, KindNamesAreTheManifestSpelling) {
   EXPECT_STREQ(offload::abi::param_kind_name(param_kind::map_to), "to");
   EXPECT_STREQ(offload::abi::param_kind_name(param_kind::literal), "literal");
   EXPECT_STREQ(offload::abi::param_kind_name(param_kind::value_copy), "value");
+  EXPECT_STREQ(offload::abi::param_kind_name(param_kind::span_to), "span_to");
+  EXPECT_STREQ(offload::abi::param_kind_name(param_kind::device), "device");
 }
 } // namespace

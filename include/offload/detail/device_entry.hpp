@@ -10,6 +10,8 @@
 
 #include <offload/abi.hpp>
 
+#include <utility>
+
 #if defined(__NVPTX__) || defined(__AMDGPU__)
 #define OFFLOAD_IMPL_ENTRY [[clang::device_kernel]]
 #else
@@ -22,14 +24,24 @@ template <class F> struct kernel_signature;
 template <class... P> struct kernel_signature<void (*)(P...)> {
   static constexpr unsigned arity = sizeof...(P);
   template <unsigned I> using param = __type_pack_element<I, P...>;
+  /// Slots taken by all parameters, and the first slot of parameter I.
+  static constexpr unsigned total_slots = (0u + ... + abi::slot_count_v<P>);
+  template <unsigned I> static constexpr unsigned first_slot() {
+    constexpr unsigned counts[] = {abi::slot_count_v<P>..., 0u};
+    unsigned offset = 0;
+    for (unsigned i = 0; i < I; ++i)
+      offset += counts[i];
+    return offset;
+  }
 };
 
 template <auto Kernel, class... Slots> inline void call_from_slots(Slots... slots) {
   using sig = kernel_signature<decltype(Kernel)>;
-  static_assert(sig::arity == sizeof...(Slots), "offload: entry and kernel arity differ");
+  static_assert(sig::total_slots == sizeof...(Slots), "offload: entry and kernel slots differ");
+  const abi::slot_t all[] = {abi::slot_t(slots)..., 0};
   [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
-    Kernel(abi::from_slot<typename sig::template param<I>>(slots)...);
-  }(std::make_integer_sequence<unsigned, sizeof...(Slots)>{});
+    Kernel(abi::from_slots<typename sig::template param<I>>(all + sig::template first_slot<I>())...);
+  }(std::make_integer_sequence<unsigned, sig::arity>{});
 }
 
 /// Checked by every generated entry: the tool's classification (a param_kind_name) agrees with

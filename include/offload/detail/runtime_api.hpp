@@ -10,12 +10,21 @@
 
 namespace offload::detail {
 
-/// One argument of a launch, as the host packer describes it to the runtime.
+/// What the runtime does with one launch slot.
+enum class transfer : std::uint8_t {
+  literal,  ///< the slot is `literal` as is
+  to,       ///< map `bytes` at `host_ptr`, copy in
+  from,     ///< map, copy back out
+  tofrom,   ///< map, copy in and back out
+  alloc,    ///< map without copying (device scratch shaped like the host object)
+};
+
+/// One launch slot, as the host packer describes it to the runtime.
 struct arg_desc {
-  abi::param_kind kind;
-  /// For mapped kinds: the host address of the object (of the copy, for value_copy).
+  transfer how;
+  /// For mapped slots: the host address of the object (of the copy, for large values).
   const void *host_ptr;
-  /// For mapped kinds: the object's size in bytes. For literals: the value's size.
+  /// For mapped slots: the bytes to map. For literals: the value's size.
   std::uint64_t bytes;
   /// For literals: the slot (the value's bits).
   abi::slot_t literal;
@@ -39,7 +48,7 @@ struct launch_request {
   std::uint32_t dynamic_shared_bytes;
   int device;  ///< -1: the default device
   source_loc where;
-  const arg_desc *args;
+  const arg_desc *args;  ///< one per slot
   std::uint32_t num_args;
   cpu_body_fn cpu_body;
   void *cpu_context;
@@ -59,7 +68,7 @@ struct offload_cxx_kernel_record {
   const char *name;          ///< human-readable, e.g. "fill<double>"
   const char *entry;         ///< the device entry symbol in every image
   const char *declared_at;   ///< "file:line" of the kernel's declaration
-  const char *param_names;   ///< the parameters' names, comma-separated: "x,value"
+  const char *param_names;   ///< each launch slot's name, comma-separated: "x,value"
 };
 
 /// A program's registration: its kernels and the architectures its device image was built for.
