@@ -50,5 +50,5 @@ int main(int argc, char **argv) {
 // CHECK: untouched: 1 2 3 4
 // CHECK: cpu: 5 5 5 5 on CPU device
 // UNCAUGHT: offload-cxx: error: kernel 'set' launched at runtime_errors.cpp:28: empty grid
-// MANDATORY: mandatory: {{(ran on CUDA|offload-cxx: error: kernel 'set' launched at runtime_errors.cpp:32: OMP_TARGET_OFFLOAD=mandatory but no GPU holds an image of this kernel)}}
+// MANDATORY: mandatory: {{(ran on CUDA|offload-cxx: error: kernel 'set' launched at runtime_errors.cpp:32: OMP_TARGET_OFFLOAD=mandatory but no GPU holds this program's image)}}
 // UNCAUGHT-NOT: terminate

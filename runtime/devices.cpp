@@ -1,0 +1,56 @@
+// runtime/devices.cpp — see devices.hpp.
+#include "devices.hpp"
+
+#include "cpu_device.hpp"
+#include "gpu_device.hpp"
+
+#include <offload/launch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <strings.h>
+
+namespace offload::rt {
+namespace {
+bool env_is(const char *name, const char *value) {
+  const char *v = std::getenv(name);
+  return v && strcasecmp(v, value) == 0;
+}
+} // namespace
+
+void fail(const std::string &context, const std::string &why) {
+  throw offload::error("offload-cxx: error: " + context + ": " + why);
+}
+
+std::string short_location(const detail::source_loc &where) {
+  const char *slash = std::strrchr(where.file, '/');
+  return std::string(slash ? slash + 1 : where.file) + ":" + std::to_string(where.line);
+}
+
+device_choice choose_device(int requested, bool has_image, const std::string &context) {
+  const bool cpu_forced = env_is("OFFLOAD_DEVICE", "cpu");
+  const int gpus = cpu_forced ? 0 : gpu_device_count();
+  int gpu = -1;
+  if (requested >= 0) {
+    if (requested >= gpus)
+      fail(context, "device " + std::to_string(requested) + " does not exist (" +
+                        std::to_string(gpus) + (gpus == 1 ? " GPU holds" : " GPUs hold") +
+                        " this program's image; use offload::default_device or "
+                        "offload::cpu_device)");
+    if (!has_image)
+      fail(context, "the kernel is not in this program's device image (was the file built with "
+                    "offload-cxx?): it can run only on the CPU device");
+    gpu = requested;
+  } else if (requested == default_device) {
+    if (gpus > 0 && has_image)
+      gpu = 0;
+  } else if (requested != cpu_device) {
+    fail(context, "invalid device number " + std::to_string(requested));
+  }
+  if (gpu < 0 && requested != cpu_device && !cpu_forced &&
+      env_is("OMP_TARGET_OFFLOAD", "mandatory"))
+    fail(context, "OMP_TARGET_OFFLOAD=mandatory but no GPU holds this program's image");
+  return {gpu, gpu >= 0 ? gpu_device_name(gpu) : cpu_device_name()};
+}
+
+} // namespace offload::rt
