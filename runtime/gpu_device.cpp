@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 extern "C" const char *omp_get_uid_from_device(int device_num);
@@ -32,6 +33,8 @@ std::string vendor_of(int device) {
   return dash ? std::string(uid, dash) : std::string(uid);
 }
 
+} // namespace
+
 std::int64_t map_bits(detail::transfer how) {
   switch (how) {
   case detail::transfer::to:
@@ -48,7 +51,7 @@ std::int64_t map_bits(detail::transfer how) {
   return omp::map_literal | omp::map_target_param;
 }
 
-} // namespace
+namespace {
 
 /// libomptarget's numbers of the devices that are GPUs; offload-cxx's GPU d is gpu_ids()[d].
 const std::vector<int> &gpu_ids() {
@@ -81,7 +84,49 @@ const std::vector<int> &gpu_ids() {
   return ids;
 }
 
+} // namespace
+
 int gpu_device_count() { return static_cast<int>(gpu_ids().size()); }
+
+int omp_device_number(int gpu) { return gpu_ids().at(gpu); }
+
+packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
+                      const std::vector<std::string> &slot_names, const detail::source_loc &where,
+                      const std::function<std::int64_t(detail::transfer)> &bits,
+                      bool keep_literals) {
+  packed_args p;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const detail::arg_desc &a = descs[i];
+    const bool unmapped =
+        a.how == detail::transfer::literal || a.host_ptr == nullptr || a.bytes == 0;
+    if (unmapped && !keep_literals)
+      continue;
+    if (unmapped) {
+      // Nothing to map (a value, a device pointer, a null pointer or an empty span).
+      p.pointers.push_back(reinterpret_cast<void *>(static_cast<std::uintptr_t>(
+          a.how == detail::transfer::literal ? a.literal : 0)));
+      p.sizes.push_back(0);
+      p.types.push_back(omp::map_literal | omp::map_target_param);
+    } else {
+      p.pointers.push_back(const_cast<void *>(a.host_ptr));
+      p.sizes.push_back(static_cast<std::int64_t>(a.bytes));
+      p.types.push_back(bits(a.how));
+    }
+    // Each argument's name in libomptarget's map lines: ";name;file;line;column;;".
+    std::string name = i < slot_names.size() && !slot_names[i].empty() ? slot_names[i]
+                                                                       : "arg" + std::to_string(i);
+    p.names.push_back(";" + name + ";" + where.file + ";" + std::to_string(where.line) + ";" +
+                      std::to_string(where.column) + ";;");
+  }
+  for (std::string &name : p.names)
+    p.name_ptrs.push_back(name.data());
+  return p;
+}
+
+omp_location::omp_location(const detail::source_loc &where, const std::string &function)
+    : psource_(";" + std::string(where.file) + ";" + function + ";" + std::to_string(where.line) +
+               ";" + std::to_string(where.column) + ";;"),
+      ident_{0, 0x2 /* KMP_IDENT_KMPC */, 0, 0, psource_.c_str()} {}
 
 std::string gpu_device_name(int device) {
   return vendor_of(gpu_ids().at(device)) + " device " + std::to_string(device);
@@ -93,50 +138,19 @@ void gpu_device_run(int device, const detail::launch_request &request,
   if (std::uint32_t flags = info_flags())
     __tgt_set_info_flag(flags);
 
-  const std::uint32_t n = request.num_args;
-  std::vector<void *> pointers(n);
-  std::vector<std::int64_t> sizes(n), types(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const detail::arg_desc &a = request.args[i];
-    if (a.how == detail::transfer::literal || a.host_ptr == nullptr || a.bytes == 0) {
-      // Nothing to map (a value, a device pointer, a null pointer or an empty span).
-      pointers[i] = reinterpret_cast<void *>(static_cast<std::uintptr_t>(
-          a.how == detail::transfer::literal ? a.literal : 0));
-      sizes[i] = 0;
-      types[i] = map_bits(detail::transfer::literal);
-    } else {
-      pointers[i] = const_cast<void *>(a.host_ptr);
-      sizes[i] = static_cast<std::int64_t>(a.bytes);
-      types[i] = map_bits(a.how);
-    }
-  }
-
-  // libomptarget prints the location in its info lines: ";file;function;line;column;;".
-  std::string psource = ";" + std::string(request.where.file) + ";" + kernel_name + ";" +
-                        std::to_string(request.where.line) + ";" +
-                        std::to_string(request.where.column) + ";;";
-  omp::ident_t loc{0, 0x2 /* KMP_IDENT_KMPC */, 0, 0, psource.c_str()};
-
-  // Each argument's name in libomptarget's map lines: ";param;file;line;column;;".
-  std::vector<std::string> names(n);
-  std::vector<void *> name_ptrs(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    std::string param = i < kernel.param_names.size() && !kernel.param_names[i].empty()
-                            ? kernel.param_names[i]
-                            : "arg" + std::to_string(i);
-    names[i] = ";" + param + ";" + request.where.file + ";" + std::to_string(request.where.line) +
-               ";" + std::to_string(request.where.column) + ";;";
-    name_ptrs[i] = names[i].data();
-  }
+  packed_args packed = pack_args(request.args, request.num_args, kernel.param_names,
+                                 request.where, map_bits, /*keep_literals=*/true);
+  const std::uint32_t n = static_cast<std::uint32_t>(packed.pointers.size());
+  omp_location loc(request.where, kernel_name);
 
   omp::kernel_args_t args{};
-  args.arg_names = name_ptrs.data();
+  args.arg_names = packed.name_ptrs.data();
   args.version = omp::kernel_args_version;
   args.num_args = n;
-  args.arg_base_ptrs = pointers.data();
-  args.arg_ptrs = pointers.data();
-  args.arg_sizes = sizes.data();
-  args.arg_types = types.data();
+  args.arg_base_ptrs = packed.pointers.data();
+  args.arg_ptrs = packed.pointers.data();
+  args.arg_sizes = packed.sizes.data();
+  args.arg_types = packed.types.data();
   args.num_teams[0] = request.workgroups.x;
   args.num_teams[1] = request.workgroups.y;
   args.num_teams[2] = request.workgroups.z;
@@ -145,7 +159,7 @@ void gpu_device_run(int device, const detail::launch_request &request,
   args.thread_limit[2] = request.threads.z;
   args.dyn_cgroup_mem = request.dynamic_shared_bytes;
 
-  int rc = __tgt_target_kernel(&loc, gpu_ids().at(device), static_cast<std::int32_t>(request.workgroups.x),
+  int rc = __tgt_target_kernel(loc.ident(), gpu_ids().at(device), static_cast<std::int32_t>(request.workgroups.x),
                                static_cast<std::int32_t>(request.threads.x),
                                const_cast<void *>(request.kernel), &args);
   if (rc != 0)

@@ -5,16 +5,52 @@
 // when asked to launch on such a device.
 #pragma once
 
+#include "omptarget_abi.hpp"
 #include "registry.hpp"
 
 #include <offload/detail/runtime_api.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace offload::rt {
 
 /// The GPUs libomptarget created devices for (0 when none, or when OMP_TARGET_OFFLOAD=disabled).
 int gpu_device_count();
+
+/// libomptarget's device number of offload-cxx's GPU `gpu`.
+int omp_device_number(int gpu);
+
+/// libomptarget's map-type bits for a kernel argument (TARGET_PARAM included).
+std::int64_t map_bits(detail::transfer how);
+
+/// Arguments in libomptarget's arrays, with their names (";name;file;line;col;;").
+struct packed_args {
+  std::vector<void *> pointers;
+  std::vector<std::int64_t> sizes, types;
+  std::vector<std::string> names;
+  std::vector<void *> name_ptrs;
+};
+
+/// Packs `descs`; `bits` gives each mapped slot's map type; literal slots are kept (as
+/// LITERAL|TARGET_PARAM) only when keep_literals.
+packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
+                      const std::vector<std::string> &slot_names, const detail::source_loc &where,
+                      const std::function<std::int64_t(detail::transfer)> &bits,
+                      bool keep_literals);
+
+/// The ident_t libomptarget prints locations from: ";file;function;line;column;;".
+class omp_location {
+public:
+  omp_location(const detail::source_loc &where, const std::string &function);
+  omptarget::ident_t *ident() { return &ident_; }
+
+private:
+  std::string psource_;
+  omptarget::ident_t ident_;
+};
 
 /// e.g. "CUDA device 0".
 std::string gpu_device_name(int device);

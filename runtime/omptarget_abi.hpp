@@ -69,6 +69,22 @@ int __tgt_target_kernel(offload::rt::omptarget::ident_t *loc, std::int64_t devic
                         std::int32_t num_teams, std::int32_t thread_limit, void *host_ptr,
                         offload::rt::omptarget::kernel_args_t *args);
 void __tgt_set_info_flag(std::uint32_t flags);
+void __tgt_target_data_begin_mapper(offload::rt::omptarget::ident_t *loc, std::int64_t device_id,
+                                    std::int32_t arg_num, void **args_base, void **args,
+                                    std::int64_t *arg_sizes, std::int64_t *arg_types,
+                                    void **arg_names, void **arg_mappers);
+void __tgt_target_data_end_mapper(offload::rt::omptarget::ident_t *loc, std::int64_t device_id,
+                                  std::int32_t arg_num, void **args_base, void **args,
+                                  std::int64_t *arg_sizes, std::int64_t *arg_types,
+                                  void **arg_names, void **arg_mappers);
+void __tgt_target_data_update_mapper(offload::rt::omptarget::ident_t *loc, std::int64_t device_id,
+                                     std::int32_t arg_num, void **args_base, void **args,
+                                     std::int64_t *arg_sizes, std::int64_t *arg_types,
+                                     void **arg_names, void **arg_mappers);
+void *omp_target_alloc(std::size_t size, int device_num);
+void omp_target_free(void *ptr, int device_num);
+int omp_target_memcpy(void *dst, const void *src, std::size_t length, std::size_t dst_offset,
+                      std::size_t src_offset, int dst_device, int src_device);
 int omp_get_num_devices(void);
 int omp_get_initial_device(void);
 }
