@@ -1,7 +1,12 @@
-// offload/offload.hpp — the one header users include: kernels, launch, and the device-side
-// library (work-item indices).
+// offload/offload.hpp — the one header users include: kernels and launch, explicit map
+// directions, data regions, device buffers, queues, and the device-side library (work-item
+// indices).
 #pragma once
 
 #include <offload/abi.hpp>
+#include <offload/buffer.hpp>
 #include <offload/device.hpp>
 #include <offload/launch.hpp>
+#include <offload/map.hpp>
+#include <offload/queue.hpp>
+#include <offload/region.hpp>

@@ -1,0 +1,82 @@
+// offload/buffer.hpp — memory that lives only on a device (no host copy), sized to gigabytes.
+//
+//   offload::buffer<double> a(n);                  // on the default device
+//   a.copy_from(host);                              // host -> device
+//   offload::launch(triad, cfg, a.data(), ...);     // kernels take offload::device_ptr<double>
+//   a.copy_to(host);                                // device -> host
+#pragma once
+
+#include <offload/abi.hpp>
+#include <offload/detail/data_api.hpp>
+#include <offload/launch.hpp>
+
+#include <cstddef>
+#include <source_location>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace offload {
+
+/// `count` elements of T in one device's memory. Move-only; frees on destruction.
+template <class T> class buffer {
+  static_assert(std::is_trivially_copyable_v<T>, "offload::buffer holds trivially copyable types");
+
+public:
+  explicit buffer(std::size_t count, int device = default_device,
+                  std::source_location where = std::source_location::current())
+      : device_(detail::resolve_device(device, "buffer", detail::to_source_loc(where))),
+        count_(count) {
+    ptr_ = static_cast<T *>(
+        detail::device_allocate(device_, count * sizeof(T), detail::to_source_loc(where)));
+  }
+  ~buffer() { detail::device_release(device_, ptr_); }
+  buffer(buffer &&other) noexcept
+      : device_(other.device_), ptr_(std::exchange(other.ptr_, nullptr)),
+        count_(std::exchange(other.count_, 0)) {}
+  buffer &operator=(buffer &&other) noexcept {
+    if (this != &other) {
+      detail::device_release(device_, ptr_);
+      device_ = other.device_;
+      ptr_ = std::exchange(other.ptr_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+
+  /// The device address, for a kernel parameter of type offload::device_ptr<T>.
+  device_ptr<T> data() const { return {ptr_}; }
+  std::size_t size() const { return count_; }
+  std::size_t size_bytes() const { return count_ * sizeof(T); }
+  /// The device number (a GPU), or offload::cpu_device.
+  int device() const { return device_.gpu >= 0 ? device_.gpu : cpu_device; }
+
+  /// Copies `host` into the buffer's first host.size() elements.
+  void copy_from(std::span<const T> host,
+                 std::source_location where = std::source_location::current()) {
+    check_fits(host.size(), where);
+    detail::copy_to_device(device_, ptr_, host.data(), host.size_bytes(),
+                           detail::to_source_loc(where));
+  }
+  /// Copies the buffer's first host.size() elements into `host`.
+  void copy_to(std::span<T> host, std::source_location where = std::source_location::current()) const {
+    check_fits(host.size(), where);
+    detail::copy_to_host(device_, host.data(), ptr_, host.size_bytes(),
+                         detail::to_source_loc(where));
+  }
+
+private:
+  void check_fits(std::size_t n, const std::source_location &where) const {
+    if (n > count_)
+      throw error("offload-cxx: error: copy at " + std::string(where.file_name()) + ":" +
+                  std::to_string(where.line()) + ": " + std::to_string(n) +
+                  " elements do not fit a buffer of " + std::to_string(count_));
+  }
+
+  detail::device_handle device_;
+  T *ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+} // namespace offload

@@ -1,0 +1,64 @@
+// offload/detail/data_api.hpp — the runtime calls behind data regions, device buffers and queues
+// (offload/region.hpp, offload/buffer.hpp, offload/queue.hpp). Internal: include
+// <offload/offload.hpp> instead.
+#pragma once
+
+#include <offload/detail/runtime_api.hpp>
+
+#include <cstdint>
+#include <memory>
+
+namespace offload::detail {
+
+class launch_job;
+
+/// A resolved device: a GPU number, or -1 for the CPU device.
+struct device_handle {
+  int gpu = -1;
+};
+
+/// Chooses the device of a region, buffer or queue (as for a kernel launch; "what" and
+/// "where" name it in errors).
+device_handle resolve_device(int requested, const char *what, source_loc where);
+
+/// Device memory: `bytes` on `device` (CPU device: 64-byte aligned host memory). Throws
+/// offload::error naming `where` when the device has not that much free.
+void *device_allocate(device_handle device, std::uint64_t bytes, source_loc where);
+void device_release(device_handle device, void *ptr) noexcept;
+
+/// Copies between host memory and `device` memory.
+void copy_to_device(device_handle device, void *device_dst, const void *host_src,
+                    std::uint64_t bytes, source_loc where);
+void copy_to_host(device_handle device, void *host_dst, const void *device_src,
+                  std::uint64_t bytes, source_loc where);
+
+/// Data regions: map `maps` (host objects, by address and size, with their directions) on
+/// `device` until region_end; launches inside find them there and copy nothing.
+enum class data_op : std::uint8_t { begin, end, update_to, update_from };
+void region_data(device_handle device, data_op op, const arg_desc *maps, std::uint32_t n,
+                 source_loc where);
+
+/// Queues: in-order streams of launches and copies that return at once.
+struct queue_state;
+std::shared_ptr<queue_state> queue_create(device_handle device);
+/// Enqueues a launch; its arguments stay mapped until the queue is synchronised, so nothing is
+/// copied back before then.
+void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job);
+/// Enqueues any host-side step (a copy, a region's end) to run in order.
+void queue_host_step(queue_state &queue, std::unique_ptr<struct queue_step> step);
+/// Waits for everything enqueued so far, copies mapped data back, and throws the first error.
+void queue_wait(queue_state &queue);
+/// An event: completes when the queue reaches it.
+struct event_state;
+std::shared_ptr<event_state> queue_record(queue_state &queue);
+void event_wait(event_state &event);
+bool event_done(const event_state &event);
+
+/// One step of a queue that is not a kernel launch.
+struct queue_step {
+  virtual ~queue_step() = default;
+  virtual void run() = 0;
+  virtual const char *describe() const = 0;  ///< for errors: "copy at file:line"
+};
+
+} // namespace offload::detail

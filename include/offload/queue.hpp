@@ -1,0 +1,128 @@
+// offload/queue.hpp — in-order streams: launches and copies enqueued on a queue return at once
+// and run in order; wait() synchronises, copies mapped data back, and throws the first error
+// (naming the kernel and its launch's file:line). Host objects a queued launch maps must stay
+// alive, and unchanged by the host, until the queue's wait().
+//
+//   offload::queue q;
+//   q.launch(step, cfg, &a);      // returns at once
+//   q.launch(step, cfg, &a);      // runs after the first; a stays on the device
+//   auto e = q.record();          // an event: e.wait(), e.done()
+//   q.wait();                     // a copied back here
+#pragma once
+
+#include <offload/buffer.hpp>
+#include <offload/detail/data_api.hpp>
+#include <offload/launch.hpp>
+
+#include <cstdio>
+#include <memory>
+#include <source_location>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace offload {
+
+/// A point in a queue; done once the queue has run everything enqueued before it.
+class event {
+public:
+  event() = default;
+  void wait() const {
+    if (state_)
+      detail::event_wait(*state_);
+  }
+  bool done() const { return !state_ || detail::event_done(*state_); }
+
+private:
+  friend class queue;
+  explicit event(std::shared_ptr<detail::event_state> s) : state_(std::move(s)) {}
+  std::shared_ptr<detail::event_state> state_;
+};
+
+class queue {
+public:
+  explicit queue(int device = default_device,
+                 std::source_location where = std::source_location::current())
+      : device_(detail::resolve_device(device, "queue", detail::to_source_loc(where))),
+        state_(detail::queue_create(device_)) {}
+  queue(const queue &) = delete;
+  queue &operator=(const queue &) = delete;
+  /// Waits for the queue; an error nobody waited for is reported on stderr.
+  ~queue() {
+    try {
+      wait();
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "%s (found when the queue was destroyed without wait())\n", e.what());
+    }
+  }
+
+  /// Enqueues a launch (arguments as for offload::launch) and returns at once.
+  template <class... P, class... A>
+  void launch(void (*kernel)(P...), const launch_config &config, A &&...args) {
+    static_assert(sizeof...(P) == sizeof...(A),
+                  "queue::launch: the number of arguments differs from the kernel's parameters");
+    static_assert((detail::check_argument<P, A>() && ...));
+    detail::queue_launch(*state_, std::make_unique<detail::prepared_launch<P...>>(
+                                      kernel, config, std::forward<A>(args)...));
+  }
+
+  /// Enqueues a copy from host memory into a buffer (host must stay alive until it runs).
+  template <class T>
+  void copy(const buffer<T> &dst, std::span<const T> host,
+            std::source_location where = std::source_location::current()) {
+    enqueue_copy(dst.data().get(), host.data(), host.size(), dst.size(), true, where);
+  }
+  /// Enqueues a copy from a buffer into host memory.
+  template <class T>
+  void copy(std::span<T> host, const buffer<T> &src,
+            std::source_location where = std::source_location::current()) {
+    enqueue_copy(host.data(), src.data().get(), host.size(), src.size(), false, where);
+  }
+
+  /// An event that completes when everything enqueued so far has run.
+  event record() { return event(detail::queue_record(*state_)); }
+  /// Waits for everything enqueued so far; throws the first error of those operations.
+  void wait() { detail::queue_wait(*state_); }
+  /// The device number (a GPU), or offload::cpu_device.
+  int device() const { return device_.gpu >= 0 ? device_.gpu : cpu_device; }
+
+private:
+  template <class T>
+  void enqueue_copy(T *dst, const T *src, std::size_t n, std::size_t capacity, bool to_device,
+                    const std::source_location &where) {
+    const detail::source_loc loc = detail::to_source_loc(where);
+    if (n > capacity)
+      throw error("offload-cxx: error: copy at " + std::string(where.file_name()) + ":" +
+                  std::to_string(where.line()) + ": " + std::to_string(n) +
+                  " elements do not fit a buffer of " + std::to_string(capacity));
+    struct copy_step final : detail::queue_step {
+      detail::device_handle device;
+      void *dst;
+      const void *src;
+      std::uint64_t bytes;
+      bool to_device;
+      detail::source_loc where;
+      void run() override {
+        if (to_device)
+          detail::copy_to_device(device, dst, src, bytes, where);
+        else
+          detail::copy_to_host(device, dst, src, bytes, where);
+      }
+      const char *describe() const override { return "copy"; }
+    };
+    auto step = std::make_unique<copy_step>();
+    step->device = device_;
+    step->dst = dst;
+    step->src = src;
+    step->bytes = n * sizeof(T);
+    step->to_device = to_device;
+    step->where = loc;
+    detail::queue_host_step(*state_, std::move(step));
+  }
+
+  detail::device_handle device_;
+  std::shared_ptr<detail::queue_state> state_;
+};
+
+} // namespace offload

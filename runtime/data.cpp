@@ -1,0 +1,129 @@
+// runtime/data.cpp — device memory, copies and data regions (offload/detail/data_api.hpp).
+// On a GPU they go through libomptarget (omp_target_alloc/memcpy, the data mapper calls, whose
+// OFFLOAD_INFO lines show each map entry and copy); on the CPU device host memory is device
+// memory, so allocation is aligned host memory and regions copy nothing.
+#include "cpu_device.hpp"
+#include "devices.hpp"
+#include "gpu_device.hpp"
+#include "info.hpp"
+#include "omptarget_abi.hpp"
+
+#include <offload/detail/data_api.hpp>
+#include <offload/launch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace offload::detail {
+namespace omp = rt::omptarget;
+
+namespace {
+std::string at(source_loc where) { return rt::short_location(where); }
+
+std::string bytes_text(std::uint64_t bytes) {
+  char text[64];
+  if (bytes >= (1ull << 30))
+    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(1ull << 30));
+  else
+    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+  return text;
+}
+} // namespace
+
+device_handle resolve_device(int requested, const char *what, source_loc where) {
+  rt::device_choice c =
+      rt::choose_device(requested, /*has_image=*/true, std::string(what) + " at " + at(where));
+  return {c.gpu};
+}
+
+void *device_allocate(device_handle device, std::uint64_t bytes, source_loc where) {
+  if (bytes == 0)
+    return nullptr;
+  void *p = nullptr;
+  if (device.gpu >= 0) {
+    p = omp_target_alloc(bytes, rt::omp_device_number(device.gpu));
+  } else {
+    std::uint64_t rounded = (bytes + 63) / 64 * 64;
+    p = std::aligned_alloc(64, rounded);
+  }
+  if (!p)
+    rt::fail("buffer at " + at(where),
+             "cannot allocate " + bytes_text(bytes) + " on " +
+                 (device.gpu >= 0 ? rt::gpu_device_name(device.gpu) : rt::cpu_device_name()));
+  if (rt::info_flags())
+    rt::info_line("allocated %s at %p on %s for the buffer at %s", bytes_text(bytes).c_str(), p,
+                  device.gpu >= 0 ? rt::gpu_device_name(device.gpu).c_str() : "the CPU device",
+                  at(where).c_str());
+  return p;
+}
+
+void device_release(device_handle device, void *ptr) noexcept {
+  if (!ptr)
+    return;
+  if (device.gpu >= 0)
+    omp_target_free(ptr, rt::omp_device_number(device.gpu));
+  else
+    std::free(ptr);
+}
+
+static void copy(device_handle device, void *dst, const void *src, std::uint64_t bytes,
+                 bool to_device, source_loc where) {
+  if (bytes == 0)
+    return;
+  if (device.gpu < 0) {
+    std::memmove(dst, src, bytes);
+    return;
+  }
+  const int gpu = rt::omp_device_number(device.gpu), host = omp_get_initial_device();
+  if (omp_target_memcpy(dst, src, bytes, 0, 0, to_device ? gpu : host, to_device ? host : gpu))
+    rt::fail(std::string("copy at ") + at(where),
+             "copying " + bytes_text(bytes) + (to_device ? " to " : " from ") +
+                 rt::gpu_device_name(device.gpu) + " failed");
+}
+
+void copy_to_device(device_handle device, void *device_dst, const void *host_src,
+                    std::uint64_t bytes, source_loc where) {
+  copy(device, device_dst, host_src, bytes, true, where);
+}
+
+void copy_to_host(device_handle device, void *host_dst, const void *device_src,
+                  std::uint64_t bytes, source_loc where) {
+  copy(device, host_dst, device_src, bytes, false, where);
+}
+
+void region_data(device_handle device, data_op op, const arg_desc *maps, std::uint32_t n,
+                 source_loc where) {
+  if (device.gpu < 0 || n == 0)
+    return;  // the CPU device works on host memory
+  if (std::uint32_t flags = rt::info_flags())
+    __tgt_set_info_flag(flags);
+  auto bits = [op](transfer how) -> std::int64_t {
+    const bool in = how == transfer::to || how == transfer::tofrom;
+    const bool out = how == transfer::from || how == transfer::tofrom;
+    switch (op) {
+    case data_op::begin:
+      return in ? std::int64_t{omp::map_to} : 0;
+    case data_op::end:
+      return out ? std::int64_t{omp::map_from} : 0;
+    case data_op::update_to:
+      return omp::map_to;
+    case data_op::update_from:
+      return omp::map_from;
+    }
+    return 0;
+  };
+  rt::packed_args packed = rt::pack_args(maps, n, {}, where, bits, /*keep_literals=*/false);
+  if (packed.pointers.empty())
+    return;
+  rt::omp_location loc(where, "data region");
+  const auto count = static_cast<std::int32_t>(packed.pointers.size());
+  const std::int64_t id = rt::omp_device_number(device.gpu);
+  auto *call = op == data_op::begin ? &__tgt_target_data_begin_mapper
+               : op == data_op::end ? &__tgt_target_data_end_mapper
+                                    : &__tgt_target_data_update_mapper;
+  call(loc.ident(), id, count, packed.pointers.data(), packed.pointers.data(), packed.sizes.data(),
+       packed.types.data(), packed.name_ptrs.data(), nullptr);
+}
+
+} // namespace offload::detail

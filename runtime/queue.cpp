@@ -1,0 +1,183 @@
+// runtime/queue.cpp — queues: in-order streams on which launches and host steps (copies, region
+// ends) are enqueued and return at once; one worker thread per queue runs them in order.
+//
+// On a GPU a queued launch maps its arguments with a data-begin (copies in) and leaves them
+// mapped; the kernel then finds them on the device, and only the queue's wait() ends the
+// mappings, copying data back. So nothing is copied back before the queue is synchronised, and
+// chained launches on one queue copy nothing between them. After a failure the queue skips what
+// follows; wait() throws the first error, which names the kernel and its launch's file:line.
+#include "devices.hpp"
+
+#include <offload/detail/data_api.hpp>
+#include <offload/launch.hpp>
+
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <variant>
+#include <vector>
+
+namespace offload::detail {
+
+struct event_state {
+  mutable std::mutex lock;
+  std::condition_variable done_signal;
+  bool done = false;
+  void complete() {
+    {
+      std::lock_guard guard(lock);
+      done = true;
+    }
+    done_signal.notify_all();
+  }
+};
+
+namespace {
+struct sync_marker {
+  std::shared_ptr<event_state> event;
+};
+using queue_op =
+    std::variant<std::unique_ptr<launch_job>, std::unique_ptr<queue_step>, std::shared_ptr<event_state>, sync_marker>;
+} // namespace
+
+struct queue_state {
+  explicit queue_state(device_handle device) : device(device), worker([this] { work(); }) {}
+  ~queue_state() {
+    {
+      std::lock_guard guard(lock);
+      stopping = true;
+    }
+    wake.notify_all();
+    worker.join();
+  }
+
+  void push(queue_op op) {
+    {
+      std::lock_guard guard(lock);
+      ops.push_back(std::move(op));
+    }
+    wake.notify_all();
+  }
+
+  void work() {
+    for (;;) {
+      queue_op op;
+      {
+        std::unique_lock guard(lock);
+        wake.wait(guard, [&] { return stopping || !ops.empty(); });
+        if (ops.empty())
+          return;
+        op = std::move(ops.front());
+        ops.pop_front();
+      }
+      std::visit([this](auto &o) { run(o); }, op);
+    }
+  }
+
+  void record_error() {
+    std::lock_guard guard(lock);
+    if (!error)
+      error = std::current_exception();
+  }
+  bool failed() {
+    std::lock_guard guard(lock);
+    return error != nullptr;
+  }
+
+  void run(std::unique_ptr<launch_job> &job) {
+    if (failed())
+      return;
+    try {
+      launch_request request = job->request();
+      request.device = device.gpu >= 0 ? device.gpu : cpu_device;
+      if (device.gpu >= 0)
+        region_data(device, data_op::begin, request.args, request.num_args, request.where);
+      mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
+      launch(request);
+    } catch (...) {
+      record_error();
+    }
+  }
+
+  void run(std::unique_ptr<queue_step> &step) {
+    if (failed())
+      return;
+    try {
+      step->run();
+    } catch (...) {
+      record_error();
+    }
+  }
+
+  void run(std::shared_ptr<event_state> &event) { event->complete(); }
+
+  void run(sync_marker &marker) {
+    // End the mappings of every launch since the last wait, newest first: the last release of
+    // an object copies it back.
+    for (auto it = mapped.rbegin(); it != mapped.rend(); ++it) {
+      const launch_request &r = (*it)->request();
+      try {
+        region_data(device, data_op::end, r.args, r.num_args, r.where);
+      } catch (...) {
+        record_error();
+      }
+    }
+    mapped.clear();
+    marker.event->complete();
+  }
+
+  const device_handle device;
+  std::mutex lock;
+  std::condition_variable wake;
+  std::deque<queue_op> ops;
+  bool stopping = false;
+  std::exception_ptr error;
+  std::vector<std::unique_ptr<launch_job>> mapped;  // worker thread only
+  std::thread worker;  // last: starts once everything above exists
+};
+
+std::shared_ptr<queue_state> queue_create(device_handle device) {
+  return std::make_shared<queue_state>(device);
+}
+
+void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job) {
+  queue.push(std::move(job));
+}
+
+void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {
+  queue.push(std::move(step));
+}
+
+void queue_wait(queue_state &queue) {
+  auto event = std::make_shared<event_state>();
+  queue.push(sync_marker{event});
+  event_wait(*event);
+  std::exception_ptr error;
+  {
+    std::lock_guard guard(queue.lock);
+    std::swap(error, queue.error);
+  }
+  if (error)
+    std::rethrow_exception(error);
+}
+
+std::shared_ptr<event_state> queue_record(queue_state &queue) {
+  auto event = std::make_shared<event_state>();
+  queue.push(event);
+  return event;
+}
+
+void event_wait(event_state &event) {
+  std::unique_lock guard(event.lock);
+  event.done_signal.wait(guard, [&] { return event.done; });
+}
+
+bool event_done(const event_state &event) {
+  std::lock_guard guard(event.lock);
+  return event.done;
+}
+
+} // namespace offload::detail
