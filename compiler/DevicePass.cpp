@@ -7,6 +7,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -84,6 +85,7 @@ Error exposeEntries(StringRef BitcodePath, const Manifest &M) {
                                "kernel '%s': entry '%s' missing from the device module",
                                K.Name.c_str(), K.Entry.c_str());
     F->setVisibility(GlobalValue::ProtectedVisibility);
+    F->setLinkage(GlobalValue::WeakODRLinkage);
   }
   std::error_code EC;
   raw_fd_ostream OS(BitcodePath, EC, sys::fs::OF_None);
@@ -102,83 +104,130 @@ Expected<std::string> readBytes(StringRef Path) {
 
 } // namespace
 
+Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string &Arch,
+                                           const Toolchain &Tools, const DevicePassOptions &O) {
+  Expected<std::string> Triple = tripleForArch(Arch);
+  if (!Triple)
+    return Triple.takeError();
+  if (StringRef(*Triple).starts_with("nvptx") && Tools.Ptxas.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "--offload-arch=%s needs the CUDA toolkit's ptxas, which was not "
+                             "found (looked in $CUDA_PATH/bin, /usr/local/cuda/bin and PATH)",
+                             Arch.c_str());
+  const std::string Source = tempPath(O, ".device.cpp");
+  if (!O.Commands.DryRun && !sys::fs::exists(Source))
+    if (Error E = writeFile(Source, generateDeviceSource(M)))
+      return E;
+  const std::string Bitcode = tempPath(O, "." + Arch + ".bc");
+  std::vector<std::string> Compile = {Tools.Clang,          "-fopenmp",
+                                      "--offload-arch=" + Arch, "--offload-device-only",
+                                      "-nogpulib",          "-Wno-openmp-target",
+                                      "-emit-llvm",         "-c",
+                                      O.OptLevel,           "-I" + Tools.OffloadIncludeDir};
+  appendUserCompileFlags(Compile, M.CompileArgs);
+  Compile.insert(Compile.end(), {Source, "-o", Bitcode});
+  if (Error E = runCommand(Compile, O.Commands))
+    return createStringError(inconvertibleErrorCode(), "device compile for %s of '%s': %s",
+                             Arch.c_str(), M.Source.c_str(), toString(std::move(E)).c_str());
+  if (!O.Commands.DryRun)
+    if (Error E = exposeEntries(Bitcode, M))
+      return E;
+  return Bitcode;
+}
+
+Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output) {
+  LLVMContext Ctx;
+  auto Merged = std::make_unique<Module>("offload-cxx.device", Ctx);
+  Linker L(*Merged);
+  for (const std::string &In : Inputs) {
+    auto Buffer = MemoryBuffer::getFile(In);
+    if (!Buffer)
+      return createFileError(In, Buffer.getError());
+    Expected<std::unique_ptr<Module>> Mod = parseBitcodeFile(**Buffer, Ctx);
+    if (!Mod)
+      return createFileError(In, Mod.takeError());
+    if (Merged->getTargetTriple().empty()) {
+      Merged->setTargetTriple((*Mod)->getTargetTriple());
+      Merged->setDataLayout((*Mod)->getDataLayout());
+    }
+    if (L.linkInModule(std::move(*Mod)))
+      return createStringError(inconvertibleErrorCode(), "cannot link the device code of '%s'",
+                               In.c_str());
+  }
+  // Entries are weak_odr while translation units are linked (one instantiation launched from
+  // several files is one entry); the image defines each once, with default linkage.
+  for (Function &F : *Merged)
+    if (F.getName().starts_with("__offload_entry") && !F.isDeclaration())
+      F.setLinkage(GlobalValue::ExternalLinkage);
+  std::error_code EC;
+  raw_fd_ostream OS(Output, EC, sys::fs::OF_None);
+  if (EC)
+    return createFileError(Output, EC);
+  WriteBitcodeToFile(*Merged, OS);
+  return Error::success();
+}
+
+Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::string &Arch,
+                                         const Toolchain &Tools, const DevicePassOptions &O) {
+  Expected<std::string> Triple = tripleForArch(Arch);
+  if (!Triple)
+    return Triple.takeError();
+  DeviceImage Image;
+  Image.Triple = *Triple;
+  Image.Arch = Arch;
+  std::string ImagePath;
+  if (StringRef(*Triple).starts_with("nvptx")) {
+    const std::string Ptx = tempPath(O, "." + Arch + ".ptx");
+    ImagePath = tempPath(O, "." + Arch + ".cubin");
+    if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-march=" + Arch, O.OptLevel,
+                              "-S", Bitcode, "-o", Ptx},
+                             O.Commands))
+      return E;
+    if (Error E = runCommand({Tools.Ptxas, "-arch=" + Arch, "-O3", Ptx, "-o", ImagePath},
+                             O.Commands))
+      return E;
+    Image.Kind = object::IMG_Cubin;
+  } else {
+    const std::string Object = tempPath(O, "." + Arch + ".o");
+    ImagePath = tempPath(O, "." + Arch + ".hsaco");
+    if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-mcpu=" + Arch, "-nogpulib",
+                              O.OptLevel, "-c", Bitcode, "-o", Object},
+                             O.Commands))
+      return E;
+    if (Error E = runCommand({Tools.Lld, "-shared", Object, "-o", ImagePath}, O.Commands))
+      return E;
+    Image.Kind = object::IMG_Object;
+  }
+  if (O.Commands.DryRun)
+    return Image;
+  Expected<std::string> Bytes = readBytes(ImagePath);
+  if (!Bytes)
+    return Bytes.takeError();
+  Image.Bytes = std::move(*Bytes);
+  return Image;
+}
+
 Error runDevicePass(const Manifest &M, const Toolchain &Tools, const DevicePassOptions &O,
                     StringRef OutPath) {
   DeviceImageFile File;
   File.Kernels = M;
-  const std::string Source = tempPath(O, ".device.cpp");
-  bool AnyGpu = false;
-  for (const std::string &Arch : O.Archs)
-    AnyGpu |= Arch != "host";
-  if (AnyGpu && !M.Kernels.empty() && !O.Commands.DryRun)
-    if (Error E = writeFile(Source, generateDeviceSource(M)))
-      return E;
-
   for (const std::string &Arch : O.Archs) {
     Expected<std::string> Triple = tripleForArch(Arch);
     if (!Triple)
       return Triple.takeError();
     if (Triple->empty() || M.Kernels.empty())
       continue;  // the CPU device runs the host-compiled kernels
-    const bool Nvidia = StringRef(*Triple).starts_with("nvptx");
-    if (Nvidia && Tools.Ptxas.empty())
-      return createStringError(inconvertibleErrorCode(),
-                               "--offload-arch=%s needs the CUDA toolkit's ptxas, which was not "
-                               "found (looked in $CUDA_PATH/bin, /usr/local/cuda/bin and PATH)",
-                               Arch.c_str());
-    const std::string Bitcode = tempPath(O, "." + Arch + ".bc");
-    std::vector<std::string> Compile = {Tools.Clang,
-                                        "-fopenmp",
-                                        "--offload-arch=" + Arch,
-                                        "--offload-device-only",
-                                        "-nogpulib",
-                                        "-Wno-openmp-target",
-                                        "-emit-llvm",
-                                        "-c",
-                                        O.OptLevel,
-                                        "-I" + Tools.OffloadIncludeDir};
-    appendUserCompileFlags(Compile, M.CompileArgs);
-    Compile.insert(Compile.end(), {Source, "-o", Bitcode});
-    if (Error E = runCommand(Compile, O.Commands))
-      return createStringError(inconvertibleErrorCode(), "device compile for %s of '%s': %s",
-                               Arch.c_str(), M.Source.c_str(), toString(std::move(E)).c_str());
+    Expected<std::string> Bitcode = compileDeviceBitcode(M, Arch, Tools, O);
+    if (!Bitcode)
+      return Bitcode.takeError();
     if (!O.Commands.DryRun)
-      if (Error E = exposeEntries(Bitcode, M))
+      if (Error E = linkDeviceBitcode({*Bitcode}, *Bitcode))
         return E;
-
-    DeviceImage Image;
-    Image.Triple = *Triple;
-    Image.Arch = Arch;
-    std::string ImagePath;
-    if (Nvidia) {
-      const std::string Ptx = tempPath(O, "." + Arch + ".ptx");
-      ImagePath = tempPath(O, "." + Arch + ".cubin");
-      if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-march=" + Arch, O.OptLevel,
-                                "-S", Bitcode, "-o", Ptx},
-                               O.Commands))
-        return E;
-      if (Error E = runCommand({Tools.Ptxas, "-arch=" + Arch, "-O3", Ptx, "-o", ImagePath},
-                               O.Commands))
-        return E;
-      Image.Kind = object::IMG_Cubin;
-    } else {
-      const std::string Object = tempPath(O, "." + Arch + ".o");
-      ImagePath = tempPath(O, "." + Arch + ".hsaco");
-      if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-mcpu=" + Arch, "-nogpulib",
-                                O.OptLevel, "-c", Bitcode, "-o", Object},
-                               O.Commands))
-        return E;
-      if (Error E = runCommand({Tools.Lld, "-shared", Object, "-o", ImagePath}, O.Commands))
-        return E;
-      Image.Kind = object::IMG_Object;
-    }
-    if (O.Commands.DryRun)
-      continue;
-    Expected<std::string> Bytes = readBytes(ImagePath);
-    if (!Bytes)
-      return Bytes.takeError();
-    Image.Bytes = std::move(*Bytes);
-    File.Images.push_back(std::move(Image));
+    Expected<DeviceImage> Image = lowerDeviceBitcode(*Bitcode, Arch, Tools, O);
+    if (!Image)
+      return Image.takeError();
+    if (!O.Commands.DryRun)
+      File.Images.push_back(std::move(*Image));
   }
   if (O.Commands.DryRun)
     return Error::success();

@@ -9,6 +9,7 @@
 // kernel (docs/design.md).
 #pragma once
 
+#include "DeviceImageFile.h"
 #include "Manifest.h"
 #include "Subprocess.h"
 
@@ -36,6 +37,20 @@ struct DevicePassOptions {
 
 /// The device translation unit for M (also what --save-temps keeps as <stem>.device.cpp).
 std::string generateDeviceSource(const Manifest &M);
+
+/// Compiles M's device translation unit for Arch to bitcode (entries visible, weak_odr so that
+/// translation units link); returns its path.
+llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string &Arch,
+                                                 const Toolchain &Tools,
+                                                 const DevicePassOptions &Options);
+
+/// Links device bitcode files of one architecture into Output (duplicate entries merged).
+llvm::Error linkDeviceBitcode(llvm::ArrayRef<std::string> Inputs, const std::string &Output);
+
+/// Lowers linked bitcode to the image the vendor's plugin loads.
+llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::string &Arch,
+                                               const Toolchain &Tools,
+                                               const DevicePassOptions &Options);
 
 /// Builds M's kernels for every GPU arch of Options.Archs and writes device.bin to OutPath.
 llvm::Error runDevicePass(const Manifest &M, const Toolchain &Tools,
