@@ -52,9 +52,20 @@ public:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || Call->isInstantiationDependent() || Call->getNumArgs() < 2)
       return true;
-    if (Callee->getQualifiedNameAsString() != "offload::launch")
+    const std::string Name = Callee->getQualifiedNameAsString();
+    if (Name != "offload::launch" && Name != "offload::queue::launch")
       return true;
     recordLaunch(Call);
+    return true;
+  }
+
+  /// A marked kernel defined here is recorded even when this file does not launch it, so that
+  /// another translation unit can (its entry is built with this file's device code).
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (!F->doesThisDeclarationHaveABody() || F->isTemplated() ||
+        F->getTemplateSpecializationKind() != TSK_Undeclared || !isMarkedKernel(F))
+      return true;
+    recordKernel(F, F->getLocation(), /*Report=*/false);
     return true;
   }
 
@@ -86,13 +97,26 @@ private:
                 "pointer or other expression");
       return;
     }
-    const std::string Name = nameOf(K);
     if (!isMarkedKernel(K)) {
-      error(At, "'" + Name + "' is launched as a kernel but not marked: declare it with "
+      error(At, "'" + nameOf(K) + "' is launched as a kernel but not marked: declare it with "
                 "OFFLOAD_KERNEL");
-      note(K->getLocation(), "'" + Name + "' declared here");
+      note(K->getLocation(), "'" + nameOf(K) + "' declared here");
       return;
     }
+    recordKernel(K, At, /*Report=*/true);
+  }
+
+  /// Checks kernel K (diagnosing at At when Report) and adds it to the manifest.
+  void recordKernel(const FunctionDecl *K, SourceLocation At, bool Report) {
+    const std::string Name = nameOf(K);
+    auto error = [&](SourceLocation Loc, StringRef Message) {
+      if (Report)
+        this->error(Loc, Message);
+    };
+    auto note = [&](SourceLocation Loc, StringRef Message) {
+      if (Report)
+        this->note(Loc, Message);
+    };
     if (isa<CXXMethodDecl>(K)) {
       error(At, "kernel '" + Name + "' is a member function; kernels are free functions or "
                 "function templates");
