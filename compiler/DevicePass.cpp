@@ -7,6 +7,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -121,7 +122,7 @@ Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string 
   const std::string Bitcode = tempPath(O, "." + Arch + ".bc");
   std::vector<std::string> Compile = {Tools.Clang,          "-fopenmp",
                                       "--offload-arch=" + Arch, "--offload-device-only",
-                                      "-nogpulib",          "-Wno-openmp-target",
+                                      "-nogpulib",          "-Wno-openmp-target", "-Wno-implicitly-unsigned-literal",
                                       "-emit-llvm",         "-c",
                                       O.OptLevel,           "-I" + Tools.OffloadIncludeDir};
   appendUserCompileFlags(Compile, M.CompileArgs);
@@ -154,6 +155,17 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output)
       return createStringError(inconvertibleErrorCode(), "cannot link the device code of '%s'",
                                In.c_str());
   }
+  // A kernel declared here but defined in no linked object (ptxas would say only "Unresolved
+  // extern function").
+  for (Function &F : *Merged)
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
+        !F.getName().starts_with("__nv_") && !F.getName().starts_with("__ocml_") &&
+        !F.getName().starts_with("__ockl_") && !F.getName().starts_with("llvm."))
+      return createStringError(inconvertibleErrorCode(),
+                               "device code calls '%s', which none of the linked objects "
+                               "defines for the device (is its file missing from the link, or "
+                               "is the function not marked OFFLOAD_KERNEL or inline?)",
+                               demangle(F.getName().str()).c_str());
   // Entries are weak_odr while translation units are linked (one instantiation launched from
   // several files is one entry); the image defines each once, with default linkage.
   for (Function &F : *Merged)

@@ -6,6 +6,7 @@
 #include "HostMetadataPass.h"
 #include "HostPass.h"
 #include "Manifest.h"
+#include "ObjectFiles.h"
 #include "Subprocess.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -56,6 +57,10 @@ cl::opt<std::string> Standard("std", cl::desc("C++ standard (default c++20; at l
 cl::opt<std::string> OptLevel("O", cl::desc("Optimisation level for host and device code"),
                               cl::Prefix, cl::ValueOptional, cl::value_desc("0-3"), cl::cat(Category));
 cl::opt<bool> Debug("g", cl::desc("Host debug information"), cl::cat(Category));
+cl::opt<bool> CompileOnly("c",
+                          cl::desc("Compile each source to an object holding its host code and "
+                                   "its device code (link the objects with offload-cxx)"),
+                          cl::cat(Category));
 
 // --- Device pass ---
 cl::list<std::string> OffloadArchs(
@@ -273,12 +278,19 @@ int main(int argc, char **argv) {
     for (const std::string &In : Inputs)
       if (!sys::fs::exists(In))
         fail("no such file: '" + In + "'");
-    if (Inputs.size() > 1)
-      fail("one translation unit per command for now: compile '" + Inputs[1] +
-           "' with a command of its own");
+    if (CompileOnly && Inputs.size() > 1 && !Output.empty())
+      fail("-o with -c names one object, but there are " + std::to_string(Inputs.size()) +
+           " sources");
   }
-  if (Output.empty())
-    Output = Pass == "host-metadata" ? "offload.manifest" : Pass == "device" ? "device.bin" : "a.out";
+  auto IsSource = [](StringRef Path) {
+    StringRef Ext = sys::path::extension(Path);
+    return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";
+  };
+  if (Output.empty() && !(CompileOnly && Inputs.size() > 1))
+    Output = Pass == "host-metadata" ? "offload.manifest"
+             : Pass == "device"      ? "device.bin"
+             : CompileOnly           ? sys::path::stem(Inputs[0]).str() + ".o"
+                                     : "a.out";
 
   if (!DryRun) {
     StringRef OutDir = sys::path::parent_path(Output);
@@ -288,7 +300,7 @@ int main(int argc, char **argv) {
 
   // Temporaries: beside the output under --save-temps, else in a private folder.
   SmallString<256> TempDir;
-  std::string Stem = sys::path::stem(Output).str();
+  std::string Stem = Output.empty() ? "offload" : sys::path::stem(Output).str();
   if (SaveTemps) {
     TempDir = sys::path::parent_path(Output);
     if (TempDir.empty())
@@ -325,8 +337,7 @@ int main(int argc, char **argv) {
       errs() << "offload-cxx: device pass for " << join(O.Archs, ",") << "\n";
     check(runDevicePass(M, Tools, O, Out));
   };
-  auto Host = [&](StringRef DeviceImage) {
-    Timer T{"host pass", Cmd};
+  auto hostOptions = [&]() {
     HostPassOptions O;
     O.HostCompiler = HostCompiler;
     O.CompileArgs = Flags;
@@ -344,9 +355,103 @@ int main(int argc, char **argv) {
     O.TempDir = std::string(TempDir);
     O.TempStem = Stem;
     O.Commands = Cmd;
+    return O;
+  };
+  auto Host = [&](StringRef DeviceImage) {
+    Timer T{"host pass", Cmd};
+    HostPassOptions O = hostOptions();
     check(runHostPass(std::vector<std::string>(Inputs.begin(), Inputs.end()), DeviceImage, O,
                       Output));
   };
+
+  // -c: one object per source, with the device code inside (ObjectFiles.h).
+  auto CompileToObject = [&](const std::string &Source, const std::string &Object) {
+    Inputs.clear();
+    Inputs.push_back(Source);
+    Manifest M = HostMetadata();
+    Toolchain Tools = findToolchain(L);
+    DevicePassOptions DO;
+    DO.Archs = chooseArchs(Tools);
+    if (!Opt.empty() && Opt != "-O0")
+      DO.OptLevel = Opt;
+    DO.TempDir = std::string(TempDir);
+    DO.TempStem = Stem + "." + sys::path::stem(Source).str();
+    DO.Commands = Cmd;
+    DeviceImageFile File;
+    File.Kernels = M;
+    for (const std::string &Arch : DO.Archs) {
+      if (Arch == "host" || M.Kernels.empty())
+        continue;
+      std::string Bitcode = check(compileDeviceBitcode(M, Arch, Tools, DO));
+      DeviceImage Image;
+      Image.Triple = check(tripleForArch(Arch));
+      Image.Arch = Arch;
+      Image.Kind = object::IMG_Bitcode;
+      if (!DryRun)
+        Image.Bytes = check(errorOrToExpected(MemoryBuffer::getFile(Bitcode)))->getBuffer().str();
+      File.Images.push_back(std::move(Image));
+    }
+    HostPassOptions HO = hostOptions();
+    HO.TempStem = DO.TempStem;
+    std::string HostObject = check(compileHostObject(Source, HO, DO.TempDir + "/" + DO.TempStem + ".host.o"));
+    check(embedDeviceCode(check(findTool("llvm-objcopy-22", {OFFLOAD_CXX_LLVM_BINDIR "/llvm-objcopy"})),
+                          HostObject, File, DO.TempDir + "/" + DO.TempStem + ".offload", Object, Cmd));
+  };
+
+  // Link: objects and static libraries, their device code linked per architecture.
+  auto LinkObjects = [&](const std::vector<std::string> &Objects) {
+    Timer T{"link", Cmd};
+    std::vector<DeviceImageFile> Files;
+    for (const std::string &O : Objects) {
+      if (DryRun && !sys::fs::exists(O))
+        continue;
+      for (DeviceImageFile &F : check(readDeviceCode(O)))
+        Files.push_back(std::move(F));
+    }
+    MergedDeviceCode Merged = check(mergeDeviceCode(Files, (TempDir + "/" + Stem).str()));
+    Toolchain Tools = findToolchain(L);
+    DevicePassOptions DO;
+    if (!Opt.empty() && Opt != "-O0")
+      DO.OptLevel = Opt;
+    DO.TempDir = std::string(TempDir);
+    DO.TempStem = Stem + ".linked";
+    DO.Commands = Cmd;
+    DeviceImageFile Program;
+    Program.Kernels = Merged.Kernels;
+    for (auto &[Arch, Bitcodes] : Merged.BitcodeByArch) {
+      std::string Linked = DO.TempDir + "/" + DO.TempStem + "." + Arch + ".bc";
+      if (!DryRun)
+        check(linkDeviceBitcode(Bitcodes, Linked));
+      DeviceImage Image = check(lowerDeviceBitcode(Linked, Arch, Tools, DO));
+      Program.Images.push_back(std::move(Image));
+    }
+    check(linkProgram(Objects, Program, hostOptions(), Output));
+  };
+
+  if (CompileOnly) {
+    std::vector<std::string> Sources(Inputs.begin(), Inputs.end());
+    for (const std::string &Source : Sources) {
+      if (!IsSource(Source))
+        fail("-c compiles C++ sources; '" + Source + "' is not one");
+      CompileToObject(Source, Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output));
+    }
+    return 0;
+  }
+  const bool AllOneSource = Inputs.size() == 1 && IsSource(Inputs[0]);
+  if (Pass == "all" && !AllOneSource) {
+    std::vector<std::string> Sources(Inputs.begin(), Inputs.end()), Objects;
+    for (const std::string &In : Sources) {
+      if (IsSource(In)) {
+        std::string Object = (TempDir + "/" + sys::path::stem(In) + ".compiled.o").str();
+        CompileToObject(In, Object);
+        Objects.push_back(Object);
+      } else {
+        Objects.push_back(In);
+      }
+    }
+    LinkObjects(Objects);
+    return 0;
+  }
 
   if (Pass == "host-metadata") {
     Manifest M = HostMetadata();

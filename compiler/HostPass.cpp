@@ -43,10 +43,15 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
 
   // The kernels' host addresses: the instantiations the user's object defines.
   std::vector<Function *> HostKernels;
-  for (const ManifestKernel &K : File.Kernels.Kernels)
-    HostKernels.push_back(cast<Function>(
+  for (const ManifestKernel &K : File.Kernels.Kernels) {
+    auto *F = cast<Function>(
         M->getOrInsertFunction(K.HostSymbol, FunctionType::get(Type::getVoidTy(Ctx), false))
-            .getCallee()));
+            .getCallee());
+    // A kernel of a static library's member that the program does not link stays null.
+    if (K.FromArchive)
+      F->setLinkage(GlobalValue::ExternalWeakLinkage);
+    HostKernels.push_back(F);
+  }
 
   // (1) libomptarget: entries and images, through LLVM's offloading wrapper.
   if (!File.Images.empty()) {
@@ -142,6 +147,45 @@ Error emitRegistrationObject(Module &M, StringRef ObjectPath) {
   return Error::success();
 }
 
+Expected<std::string> compileHostObject(const std::string &Source, const HostPassOptions &O,
+                                        const std::string &Object) {
+  Expected<std::string> Compiler = findTool(O.HostCompiler, {});
+  if (!Compiler)
+    return createStringError(inconvertibleErrorCode(), "host compiler: %s",
+                             toString(Compiler.takeError()).c_str());
+  std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir};
+  appendUserCompileFlags(Compile, O.CompileArgs);
+  Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
+  if (Error E = runCommand(Compile, O.Commands))
+    return E;
+  return Object;
+}
+
+Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
+                  const HostPassOptions &O, StringRef OutPath) {
+  Expected<std::string> Compiler = findTool(O.HostCompiler, {});
+  if (!Compiler)
+    return createStringError(inconvertibleErrorCode(), "host compiler: %s",
+                             toString(Compiler.takeError()).c_str());
+  const std::string Registration = O.TempDir + "/" + O.TempStem + ".registration.o";
+  if (!O.Commands.DryRun) {
+    LLVMContext Ctx;
+    Expected<std::unique_ptr<Module>> M = buildRegistrationModule(File, Ctx);
+    if (!M)
+      return M.takeError();
+    if (Error E = emitRegistrationObject(**M, Registration))
+      return E;
+  }
+  std::vector<std::string> Link = {*Compiler};
+  Link.insert(Link.end(), Objects.begin(), Objects.end());
+  Link.insert(Link.end(),
+              {Registration, "-o", OutPath.str(), "-L" + O.RuntimeLibDir, "-loffload-cxx-rt",
+               "-L" + O.LLVMLibDir, "-lomptarget", "-Wl,-rpath," + O.RuntimeLibDir,
+               "-Wl,-rpath," + O.LLVMLibDir, "-pthread"});
+  Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
+  return runCommand(Link, O.Commands);
+}
+
 Error runHostPass(ArrayRef<std::string> Sources, StringRef DeviceImagePath,
                   const HostPassOptions &O, StringRef OutPath) {
   Expected<DeviceImageFile> File = readDeviceImageFile(DeviceImagePath);
@@ -151,42 +195,15 @@ Error runHostPass(ArrayRef<std::string> Sources, StringRef DeviceImagePath,
   }
   if (!File)
     return File.takeError();
-
-  Expected<std::string> Compiler = findTool(O.HostCompiler, {});
-  if (!Compiler)
-    return createStringError(inconvertibleErrorCode(), "host compiler: %s",
-                             toString(Compiler.takeError()).c_str());
-
   std::vector<std::string> Objects;
   for (const std::string &Source : Sources) {
-    std::string Object =
-        O.TempDir + "/" + O.TempStem + "." + sys::path::stem(Source).str() + ".host.o";
-    std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir};
-    appendUserCompileFlags(Compile, O.CompileArgs);
-    Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
-    if (Error E = runCommand(Compile, O.Commands))
-      return E;
-    Objects.push_back(std::move(Object));
+    Expected<std::string> Object = compileHostObject(
+        Source, O, O.TempDir + "/" + O.TempStem + "." + sys::path::stem(Source).str() + ".host.o");
+    if (!Object)
+      return Object.takeError();
+    Objects.push_back(std::move(*Object));
   }
-
-  const std::string Registration = O.TempDir + "/" + O.TempStem + ".registration.o";
-  if (!O.Commands.DryRun) {
-    LLVMContext Ctx;
-    Expected<std::unique_ptr<Module>> M = buildRegistrationModule(*File, Ctx);
-    if (!M)
-      return M.takeError();
-    if (Error E = emitRegistrationObject(**M, Registration))
-      return E;
-  }
-
-  std::vector<std::string> Link = {*Compiler};
-  Link.insert(Link.end(), Objects.begin(), Objects.end());
-  Link.insert(Link.end(),
-              {Registration, "-o", OutPath.str(), "-L" + O.RuntimeLibDir, "-loffload-cxx-rt",
-               "-L" + O.LLVMLibDir, "-lomptarget", "-Wl,-rpath," + O.RuntimeLibDir,
-               "-Wl,-rpath," + O.LLVMLibDir, "-pthread"});
-  Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
-  return runCommand(Link, O.Commands);
+  return linkProgram(Objects, *File, O, OutPath);
 }
 
 } // namespace offload::compiler

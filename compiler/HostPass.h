@@ -39,6 +39,15 @@ buildRegistrationModule(const DeviceImageFile &File, llvm::LLVMContext &Ctx);
 /// Compiles the registration module to an object file at ObjectPath.
 llvm::Error emitRegistrationObject(llvm::Module &M, llvm::StringRef ObjectPath);
 
+/// Compiles Source with the host compiler into Object.
+llvm::Expected<std::string> compileHostObject(const std::string &Source,
+                                              const HostPassOptions &Options,
+                                              const std::string &Object);
+
+/// Links host objects (and archives) with the registration of File and the runtime.
+llvm::Error linkProgram(llvm::ArrayRef<std::string> Objects, const DeviceImageFile &File,
+                        const HostPassOptions &Options, llvm::StringRef OutPath);
+
 /// Compiles Sources with the host compiler and links them with the registration of
 /// DeviceImagePath and the runtime into OutPath.
 llvm::Error runHostPass(llvm::ArrayRef<std::string> Sources, llvm::StringRef DeviceImagePath,

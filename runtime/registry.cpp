@@ -48,6 +48,8 @@ extern "C" void __offload_cxx_register_program(const offload_cxx_program *progra
   std::lock_guard guard(r.lock);
   for (std::uint32_t i = 0; i < program->num_kernels; ++i) {
     const offload_cxx_kernel_record &k = program->kernels[i];
+    if (!k.host_address)
+      continue;  // a static library's kernel that the program did not link
     offload::rt::kernel_info info{k.name, k.entry, k.declared_at, {}};
     for (const char *p = k.param_names; p && *p;) {
       const char *comma = std::strchr(p, ',');

@@ -1,0 +1,123 @@
+// compiler/ObjectFiles.cpp — see ObjectFiles.h.
+#include "ObjectFiles.h"
+
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+Error embedDeviceCode(const std::string &Objcopy, const std::string &HostObject,
+                      const DeviceImageFile &File, const std::string &TempFile,
+                      const std::string &Out, const CommandOptions &Commands) {
+  if (!Commands.DryRun)
+    if (Error E = writeFile(TempFile, serializeDeviceImageFile(File)))
+      return E;
+  return runCommand({Objcopy, "--add-section", std::string(DeviceSectionName) + "=" + TempFile,
+                     "--set-section-flags", std::string(DeviceSectionName) + "=exclude,readonly",
+                     HostObject, Out},
+                    Commands);
+}
+
+static Expected<std::optional<DeviceImageFile>> fromObject(const object::ObjectFile &Obj,
+                                                           StringRef Origin) {
+  for (const object::SectionRef &Section : Obj.sections()) {
+    Expected<StringRef> Name = Section.getName();
+    if (!Name || *Name != DeviceSectionName) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    Expected<StringRef> Contents = Section.getContents();
+    if (!Contents)
+      return createFileError(Origin, Contents.takeError());
+    Expected<DeviceImageFile> File = parseDeviceImageFile(*Contents, Origin);
+    if (!File)
+      return File.takeError();
+    return std::optional<DeviceImageFile>(std::move(*File));
+  }
+  return std::optional<DeviceImageFile>();
+}
+
+Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input) {
+  std::vector<DeviceImageFile> Found;
+  auto Buffer = MemoryBuffer::getFile(Input, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return createFileError(Input, Buffer.getError());
+  Expected<std::unique_ptr<object::Binary>> Bin =
+      object::createBinary((*Buffer)->getMemBufferRef());
+  if (!Bin)
+    return createFileError(Input, Bin.takeError());
+  if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
+    auto File = fromObject(*Obj, Input);
+    if (!File)
+      return File.takeError();
+    if (*File)
+      Found.push_back(std::move(**File));
+  } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
+    Error Err = Error::success();
+    for (const object::Archive::Child &C : Ar->children(Err)) {
+      Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
+      if (!Member) {
+        consumeError(Member.takeError());  // not an object file: nothing of ours
+        continue;
+      }
+      auto *Obj = dyn_cast<object::ObjectFile>(Member->get());
+      if (!Obj)
+        continue;
+      Expected<StringRef> MemberName = C.getName();
+      std::string Origin = Input + "(" + (MemberName ? MemberName->str() : "?") + ")";
+      consumeError(MemberName.takeError());
+      auto File = fromObject(*Obj, Origin);
+      if (!File)
+        return File.takeError();
+      if (*File) {
+        for (ManifestKernel &K : (*File)->Kernels.Kernels)
+          K.FromArchive = true;
+        Found.push_back(std::move(**File));
+      }
+    }
+    if (Err)
+      return createFileError(Input, std::move(Err));
+  }
+  return Found;
+}
+
+Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &Files,
+                                           const std::string &TempPrefix) {
+  MergedDeviceCode Merged;
+  std::set<std::string> Archs;
+  for (const DeviceImageFile &F : Files)
+    for (const DeviceImage &I : F.Images)
+      Archs.insert(I.Arch);
+  for (const std::string &Arch : Archs)
+    Merged.BitcodeByArch.push_back({Arch, {}});
+  unsigned Counter = 0;
+  for (const DeviceImageFile &F : Files) {
+    for (const ManifestKernel &K : F.Kernels.Kernels)
+      Merged.Kernels.addKernel(K);
+    if (F.Kernels.Kernels.empty())
+      continue;
+    for (auto &[Arch, Paths] : Merged.BitcodeByArch) {
+      auto It = std::find_if(F.Images.begin(), F.Images.end(),
+                             [&](const DeviceImage &I) { return I.Arch == Arch; });
+      if (It == F.Images.end())
+        return createStringError(inconvertibleErrorCode(),
+                                 "'%s' was compiled without --offload-arch=%s, which other "
+                                 "objects of this program have: compile every file for the "
+                                 "same architectures",
+                                 F.Kernels.Source.c_str(), Arch.c_str());
+      std::string Path = TempPrefix + "." + std::to_string(Counter++) + "." + Arch + ".bc";
+      if (Error E = writeFile(Path, It->Bytes))
+        return E;
+      Paths.push_back(std::move(Path));
+    }
+  }
+  return Merged;
+}
+
+} // namespace offload::compiler
