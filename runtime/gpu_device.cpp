@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <mutex>
+#include <unordered_set>
 #include <vector>
 
 extern "C" const char *omp_get_uid_from_device(int device_num);
@@ -90,6 +92,15 @@ int gpu_device_count() { return static_cast<int>(gpu_ids().size()); }
 
 int omp_device_number(int gpu) { return gpu_ids().at(gpu); }
 
+/// libomptarget keeps the name pointer of a map entry for as long as the entry lives (a region's
+/// entries outlive the call that made them), so names are interned for the process's lifetime.
+static const char *intern(std::string text) {
+  static std::mutex lock;
+  static std::unordered_set<std::string> names;
+  std::lock_guard guard(lock);
+  return names.insert(std::move(text)).first->c_str();
+}
+
 packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
                       const std::vector<std::string> &slot_names, const detail::source_loc &where,
                       const std::function<std::int64_t(detail::transfer)> &bits,
@@ -115,11 +126,10 @@ packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
     // Each argument's name in libomptarget's map lines: ";name;file;line;column;;".
     std::string name = i < slot_names.size() && !slot_names[i].empty() ? slot_names[i]
                                                                        : "arg" + std::to_string(i);
-    p.names.push_back(";" + name + ";" + where.file + ";" + std::to_string(where.line) + ";" +
-                      std::to_string(where.column) + ";;");
+    p.name_ptrs.push_back(const_cast<char *>(
+        intern(";" + name + ";" + where.file + ";" + std::to_string(where.line) + ";" +
+               std::to_string(where.column) + ";;")));
   }
-  for (std::string &name : p.names)
-    p.name_ptrs.push_back(name.data());
   return p;
 }
 

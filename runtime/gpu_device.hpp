@@ -30,8 +30,7 @@ std::int64_t map_bits(detail::transfer how);
 struct packed_args {
   std::vector<void *> pointers;
   std::vector<std::int64_t> sizes, types;
-  std::vector<std::string> names;
-  std::vector<void *> name_ptrs;
+  std::vector<void *> name_ptrs;  ///< interned: they outlive the mappings that keep them
 };
 
 /// Packs `descs`; `bits` gives each mapped slot's map type; literal slots are kept (as

@@ -14,6 +14,18 @@ for src in "$root"/examples/fill.cpp "$root"/tests/lit/e2e/*.cpp "$root"/tests/l
   name=$(basename "$src" .cpp)
   "$root/build/bin/offload-cxx" -O2 --offload-arch="$arch",host "$src" -o "$out/bin/$name"
 done
+# Programs of several files: compiled with -c, then linked.
+link_example() {  # name, sources...
+  local name=$1; shift; local objs=()
+  for src in "$@"; do
+    "$root/build/bin/offload-cxx" -c -O2 --offload-arch="$arch",host "$src" -o "$out/obj.$(basename "$src" .cpp).o"
+    objs+=("$out/obj.$(basename "$src" .cpp).o")
+  done
+  "$root/build/bin/offload-cxx" -O2 "${objs[@]}" -o "$out/bin/$name"
+  rm -f "${objs[@]}"
+}
+link_example data-model "$root"/examples/data-model/{main,field,stats}.cpp
+link_example multi_tu "$root"/tests/lit/e2e/Inputs/multi/{main,a,b,saxpy,library}.cpp
 shared=$root/../shared/tools
 [ -n "$(ls "$out/debs" 2>/dev/null)" ] || bash "$shared/gpu-runtime-debs" "$out/debs" >/dev/null
 cp "$shared/gpu-runtime-env" "$out/gpu-runtime-env"
