@@ -12,7 +12,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.offload_cxx_bin_dir), "tests", "lit")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs", "guide.test.py"]
 
 tools = config.llvm_tools_dir
 config.substitutions.append(("%offload-cxx", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
@@ -34,3 +34,4 @@ except (OSError, subprocess.SubprocessError):
 if shutil.which("clang++-22"):
     config.available_features.add("clang-host")
 config.substitutions.append(("%{env_path}", config.environment["PATH"]))
+config.substitutions.append(("%python", "/usr/bin/python3"))
