@@ -22,11 +22,12 @@ for prog in "$here"/bin/*; do
     fi
   done
 done
+unset OFFLOAD_DEVICE
 echo "--- data-model with a 1 GiB field on the GPU, copies of the field under OFFLOAD_INFO:"
 OFFLOAD_INFO=-1 "$here/bin/data-model" 27 > "${OUT:-/tmp}/data-model-info.log" 2>&1; echo "exit $?"
 grep -E "all checks|FAIL|error" "${OUT:-/tmp}/data-model-info.log"
-echo "launches: $(grep -c 'launching kernel' "${OUT:-/tmp}/data-model-info.log"), copies of 1 GiB (size 1073741824): $(grep 'Copying data' "${OUT:-/tmp}/data-model-info.log" | grep -c 'Size=1073741824')"
-grep -E "launching kernel|Size=1073741824" "${OUT:-/tmp}/data-model-info.log" | grep -E "launching|Copying" | cut -c1-160 | head -16
+echo "launches: $(grep -a -c 'launching kernel' "${OUT:-/tmp}/data-model-info.log"), copies of 1 GiB (size 1073741824): $(grep -a 'Copying data' "${OUT:-/tmp}/data-model-info.log" | grep -a -c 'Size=1073741824')"
+grep -a -E "launching kernel|Size=1073741824" "${OUT:-/tmp}/data-model-info.log" | grep -a -E "launching|Copying|Removing" | cut -c1-170 | head -24
 echo "--- data-model, 1 GiB, on the CPU device of the GPU node:"
 ( export OFFLOAD_DEVICE=cpu; /usr/bin/time -f "%e s" "$here/bin/data-model" 27 2>&1 | tail -2 )
 echo "--- runtime_errors on the GPU:"
