@@ -136,7 +136,8 @@ Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string 
   return Bitcode;
 }
 
-Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output) {
+Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
+                        const std::string &Arch, const Toolchain &Tools) {
   LLVMContext Ctx;
   auto Merged = std::make_unique<Module>("offload-cxx.device", Ctx);
   Linker L(*Merged);
@@ -155,17 +156,49 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output)
       return createStringError(inconvertibleErrorCode(), "cannot link the device code of '%s'",
                                In.c_str());
   }
-  // A kernel declared here but defined in no linked object (ptxas would say only "Unresolved
-  // extern function").
+  // NVIDIA math (<cmath> calls became __nv_* calls): CUDA's libdevice, only what is used.
+  const bool Nvidia = StringRef(Arch).starts_with("sm_");
+  bool NeedsLibdevice = false;
   for (Function &F : *Merged)
-    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
-        !F.getName().starts_with("__nv_") && !F.getName().starts_with("__ocml_") &&
-        !F.getName().starts_with("__ockl_") && !F.getName().starts_with("llvm."))
+    NeedsLibdevice |= F.isDeclaration() && F.getName().starts_with("__nv_");
+  if (Nvidia && NeedsLibdevice) {
+    auto Buffer = MemoryBuffer::getFile(Tools.Libdevice);
+    if (!Buffer)
       return createStringError(inconvertibleErrorCode(),
-                               "device code calls '%s', which none of the linked objects "
-                               "defines for the device (is its file missing from the link, or "
-                               "is the function not marked OFFLOAD_KERNEL or inline?)",
-                               demangle(F.getName().str()).c_str());
+                               "the kernels call math functions, which need CUDA's libdevice "
+                               "('%s'): %s",
+                               Tools.Libdevice.c_str(), Buffer.getError().message().c_str());
+    Expected<std::unique_ptr<Module>> Lib = parseBitcodeFile(**Buffer, Ctx);
+    if (!Lib)
+      return createFileError(Tools.Libdevice, Lib.takeError());
+    (*Lib)->setTargetTriple(Merged->getTargetTriple());
+    (*Lib)->setDataLayout(Merged->getDataLayout());
+    if (L.linkInModule(std::move(*Lib), Linker::LinkOnlyNeeded))
+      return createStringError(inconvertibleErrorCode(), "cannot link CUDA's libdevice");
+    for (Function &F : *Merged)  // libdevice functions are private to the image
+      if (F.getName().starts_with("__nv_") && !F.isDeclaration())
+        F.setLinkage(GlobalValue::InternalLinkage);
+  }
+  // A call nothing defines: a kernel of a file missing from the link, or a math function the
+  // target has no library for (ptxas or lld would say only "unresolved").
+  for (Function &F : *Merged) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty() || F.getName() == "__nvvm_reflect")
+      continue;
+    StringRef Name = F.getName();
+    if (Name.starts_with("__ocml_") || Name.starts_with("__ockl_") || Name.starts_with("__nv_"))
+      return createStringError(
+          inconvertibleErrorCode(),
+          "%s: the kernels call the math function '%s', and Debian's LLVM 22 ships no device "
+          "math library for %s%s",
+          Arch.c_str(), Name.str().c_str(), Arch.c_str(),
+          Nvidia ? "" : " (ROCm's device libraries are not packaged): build this program for "
+                        "NVIDIA or the CPU device, or avoid <cmath> in its kernels");
+    return createStringError(inconvertibleErrorCode(),
+                             "device code calls '%s', which none of the linked objects "
+                             "defines for the device (is its file missing from the link, or "
+                             "is the function not marked OFFLOAD_KERNEL or inline?)",
+                             demangle(Name.str()).c_str());
+  }
   // Entries are weak_odr while translation units are linked (one instantiation launched from
   // several files is one entry); the image defines each once, with default linkage.
   for (Function &F : *Merged)
@@ -191,8 +224,11 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::
   if (StringRef(*Triple).starts_with("nvptx")) {
     const std::string Ptx = tempPath(O, "." + Arch + ".ptx");
     ImagePath = tempPath(O, "." + Arch + ".cubin");
+    // libdevice's sqrt and division follow __nvvm_reflect("__CUDA_PREC_SQRT"/"__CUDA_PREC_DIV"):
+    // ask for IEEE-rounded results, as nvcc does by default and as the CPU device computes.
     if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-march=" + Arch, O.OptLevel,
-                              "-S", Bitcode, "-o", Ptx},
+                              "-mllvm", "-nvvm-reflect-add=__CUDA_PREC_SQRT=1", "-mllvm",
+                              "-nvvm-reflect-add=__CUDA_PREC_DIV=1", "-S", Bitcode, "-o", Ptx},
                              O.Commands))
       return E;
     if (Error E = runCommand({Tools.Ptxas, "-arch=" + Arch, "-O3", Ptx, "-o", ImagePath},
@@ -233,7 +269,7 @@ Error runDevicePass(const Manifest &M, const Toolchain &Tools, const DevicePassO
     if (!Bitcode)
       return Bitcode.takeError();
     if (!O.Commands.DryRun)
-      if (Error E = linkDeviceBitcode({*Bitcode}, *Bitcode))
+      if (Error E = linkDeviceBitcode({*Bitcode}, *Bitcode, Arch, Tools))
         return E;
     Expected<DeviceImage> Image = lowerDeviceBitcode(*Bitcode, Arch, Tools, O);
     if (!Image)

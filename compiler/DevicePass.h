@@ -24,6 +24,7 @@ struct Toolchain {
   std::string Clang;       ///< clang++-22
   std::string Lld;         ///< ld.lld-22
   std::string Ptxas;       ///< empty when no CUDA toolkit was found
+  std::string Libdevice;   ///< CUDA's libdevice.10.bc (NVIDIA math), beside ptxas
   std::string OffloadIncludeDir;
 };
 
@@ -44,8 +45,11 @@ llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::s
                                                  const Toolchain &Tools,
                                                  const DevicePassOptions &Options);
 
-/// Links device bitcode files of one architecture into Output (duplicate entries merged).
-llvm::Error linkDeviceBitcode(llvm::ArrayRef<std::string> Inputs, const std::string &Output);
+/// Links device bitcode files of one architecture into Output (duplicate entries merged), with
+/// the math library the target has (NVIDIA: Libdevice, only the functions used). A call left
+/// unresolved is an error naming the function.
+llvm::Error linkDeviceBitcode(llvm::ArrayRef<std::string> Inputs, const std::string &Output,
+                              const std::string &Arch, const Toolchain &Tools);
 
 /// Lowers linked bitcode to the image the vendor's plugin loads.
 llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::string &Arch,

@@ -224,16 +224,21 @@ Toolchain findToolchain(const Layout &L) {
     // An explicit choice: that ptxas, or none when it is not an executable.
     if (sys::fs::can_execute(Chosen))
       T.Ptxas = Chosen;
-    return T;
+  } else {
+    std::vector<std::string> PtxasCandidates;
+    if (const char *Cuda = std::getenv("CUDA_PATH"))
+      PtxasCandidates.push_back(std::string(Cuda) + "/bin/ptxas");
+    PtxasCandidates.push_back("/usr/local/cuda/bin/ptxas");
+    if (Expected<std::string> P = findTool("ptxas", PtxasCandidates))
+      T.Ptxas = *P;
+    else
+      consumeError(P.takeError());
   }
-  std::vector<std::string> PtxasCandidates;
-  if (const char *Cuda = std::getenv("CUDA_PATH"))
-    PtxasCandidates.push_back(std::string(Cuda) + "/bin/ptxas");
-  PtxasCandidates.push_back("/usr/local/cuda/bin/ptxas");
-  if (Expected<std::string> P = findTool("ptxas", PtxasCandidates))
-    T.Ptxas = *P;
-  else
-    consumeError(P.takeError());
+  if (!T.Ptxas.empty()) {
+    SmallString<256> Cuda(sys::path::parent_path(sys::path::parent_path(T.Ptxas)));
+    sys::path::append(Cuda, "nvvm", "libdevice", "libdevice.10.bc");
+    T.Libdevice = std::string(Cuda);
+  }
   return T;
 }
 
@@ -421,7 +426,7 @@ int main(int argc, char **argv) {
     for (auto &[Arch, Bitcodes] : Merged.BitcodeByArch) {
       std::string Linked = DO.TempDir + "/" + DO.TempStem + "." + Arch + ".bc";
       if (!DryRun)
-        check(linkDeviceBitcode(Bitcodes, Linked));
+        check(linkDeviceBitcode(Bitcodes, Linked, Arch, Tools));
       DeviceImage Image = check(lowerDeviceBitcode(Linked, Arch, Tools, DO));
       Program.Images.push_back(std::move(Image));
     }

@@ -14,6 +14,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,6 +40,38 @@ bool isMarkedKernel(const FunctionDecl *F) {
         return true;
   return false;
 }
+
+/// Whether F may call offload::barrier(), directly or through functions whose bodies this
+/// translation unit has. A call to a function defined elsewhere is assumed not to.
+class BarrierFinder : public RecursiveASTVisitor<BarrierFinder> {
+public:
+  bool mayCallBarrier(const FunctionDecl *F) {
+    const FunctionDecl *Def = F->getDefinition();
+    if (!Def || !Def->hasBody() || !Seen.insert(Def).second)
+      return false;
+    TraverseStmt(Def->getBody());
+    return Found;
+  }
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Found)
+      return false;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return true;
+    if (Callee->getQualifiedNameAsString() == "offload::barrier") {
+      Found = true;
+      return false;
+    }
+    if (mayCallBarrier(Callee))
+      return false;
+    return true;
+  }
+
+private:
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
+  bool Found = false;
+};
 
 class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
 public:
@@ -174,6 +207,7 @@ private:
       Mangler->mangleName(GlobalDecl(K), OS);
     }
     MK.Entry = deviceEntryName(MK.HostSymbol);
+    MK.UsesBarriers = BarrierFinder().mayCallBarrier(K);
     PrintingPolicy Policy = Ctx.getPrintingPolicy();
     Policy.FullyQualifiedName = true;
     Policy.SuppressScope = false;

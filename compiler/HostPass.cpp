@@ -28,6 +28,8 @@ static constexpr uint32_t ProgramRecordVersion = 1;
 /// Constructor priority of the registrations: early, like clang's offload registration, so that
 /// kernels launched from users' static constructors are already known.
 static constexpr int RegistrationPriority = 101;
+/// OFFLOAD_CXX_KERNEL_USES_BARRIERS.
+static constexpr uint64_t KernelUsesBarriers = 1;
 
 static Constant *cString(Module &M, StringRef S, const Twine &Name) {
   return IRBuilder<>(M.getContext())
@@ -68,7 +70,8 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   }
 
   // (2) offload-cxx's program record.
-  StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr}, "offload_cxx_kernel_record");
+  StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Type::getInt64Ty(Ctx)},
+                         "offload_cxx_kernel_record");
   std::vector<Constant *> Records;
   for (size_t I = 0; I < HostKernels.size(); ++I) {
     const ManifestKernel &K = File.Kernels.Kernels[I];
@@ -82,7 +85,9 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
         KernelRecord, {HostKernels[I], cString(*M, K.Name, ".offload_cxx.name"),
                        cString(*M, K.Entry, ".offload_cxx.entry"),
                        cString(*M, K.DeclaredAt, ".offload_cxx.declared_at"),
-                       cString(*M, ParamNames, ".offload_cxx.param_names")}));
+                       cString(*M, ParamNames, ".offload_cxx.param_names"),
+                       ConstantInt::get(Type::getInt64Ty(Ctx),
+                                        K.UsesBarriers ? KernelUsesBarriers : 0)}));
   }
   ArrayType *RecordsTy = ArrayType::get(KernelRecord, Records.size());
   auto *RecordsVar = new GlobalVariable(*M, RecordsTy, /*isConstant=*/true,

@@ -37,6 +37,7 @@ std::string toJSON(const Manifest &M) {
                                    {"entry", K.Entry},
                                    {"callee", K.Callee},
                                    {"declared_at", K.DeclaredAt},
+                                   {"uses_barriers", K.UsesBarriers},
                                    {"params", std::move(Params)}});
   }
   json::Object Root{{"format", "offload-cxx-manifest"},
@@ -100,6 +101,7 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
         return Fail(Twine("a kernel lacks \"") + Key + "\"");
       *Field = *S;
     }
+    K.UsesBarriers = KO->getBoolean("uses_barriers").value_or(true);
     if (K.Entry != deviceEntryName(K.HostSymbol))
       return Fail("kernel '" + K.Name + "': entry does not match its host symbol");
     const json::Array *Params = KO->getArray("params");

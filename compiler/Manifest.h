@@ -26,6 +26,8 @@ struct ManifestKernel {
   std::string Callee;      ///< C++ expression naming the instantiation, for generated code
   std::string DeclaredAt;  ///< "file:line" of the kernel's declaration
   std::vector<ManifestParam> Params;
+  /// The kernel may call offload::barrier() (the CPU device then runs work-items as fibers).
+  bool UsesBarriers = true;
   /// Set by the link step for kernels of static-library members (not written to manifests).
   bool FromArchive = false;
 };

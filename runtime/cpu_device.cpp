@@ -4,6 +4,12 @@
 // the workers, and the caller works too; workgroups are handed out through one atomic counter.
 #include "cpu_device.hpp"
 
+#include <offload/launch.hpp>
+#include <offload/workgroup.hpp>
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/pooled_fixedsize_stack.hpp>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -11,11 +17,14 @@
 #include <mutex>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace offload::detail {
 thread_local cpu_item current_cpu_item;
 } // namespace offload::detail
+
+
 
 namespace offload::rt {
 namespace {
@@ -139,9 +148,73 @@ std::string cpu_device_name() {
   return "CPU device (" + std::to_string(cpu_device_threads()) + " threads)";
 }
 
-void cpu_device_run(const detail::launch_request &request) {
+namespace {
+
+namespace ctx = boost::context;
+
+/// The fibers of the workgroup this host thread runs (fiber mode only).
+struct workgroup_fibers {
+  std::vector<ctx::fiber> items;         // one per work-item, suspended at a barrier
+  ctx::fiber *scheduler_sink = nullptr;  // the running fiber's way back to the scheduler
+};
+thread_local workgroup_fibers *current_fibers = nullptr;
+thread_local std::vector<unsigned char> dynamic_shared_memory;
+
+/// Stack of each work-item's fiber (OFFLOAD_CPU_STACK bytes, default 128 KiB).
+std::size_t fiber_stack_bytes() {
+  static const std::size_t bytes = [] {
+    if (const char *env = std::getenv("OFFLOAD_CPU_STACK"))
+      if (long long v = std::atoll(env); v >= 16384)
+        return static_cast<std::size_t>(v);
+    return std::size_t(128 * 1024);
+  }();
+  return bytes;
+}
+
+/// Runs one workgroup whose work-items may meet at barriers: each work-item is a fiber; the
+/// scheduler resumes them in order, each runs to its next barrier (or its end), and a new round
+/// starts once all have arrived, so every barrier is a real workgroup barrier.
+void run_workgroup_as_fibers(const detail::launch_request &request, const dim3 &block) {
+  static thread_local ctx::pooled_fixedsize_stack stacks(fiber_stack_bytes());
+  workgroup_fibers fibers;
+  const std::uint32_t count = block.x * block.y * block.z;
+  fibers.items.reserve(count);
+  std::exception_ptr error;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const dim3 index{i % block.x, i / block.x % block.y, i / block.x / block.y};
+    fibers.items.emplace_back(std::allocator_arg, stacks,
+                              [&request, &fibers, &error, index](ctx::fiber &&sink) {
+                                fibers.scheduler_sink = &sink;
+                                detail::current_cpu_item.thread = index;
+                                try {
+                                  request.cpu_body(request.cpu_context);
+                                } catch (...) {
+                                  if (!error)
+                                    error = std::current_exception();
+                                }
+                                return std::move(sink);
+                              });
+  }
+  workgroup_fibers *outer = std::exchange(current_fibers, &fibers);
+  for (bool running = true; running;) {
+    running = false;
+    for (ctx::fiber &f : fibers.items)
+      if (f) {
+        f = std::move(f).resume();  // runs the work-item to its next barrier or its end
+        running |= bool(f);
+      }
+  }
+  current_fibers = outer;
+  if (error)
+    std::rethrow_exception(error);
+}
+
+} // namespace
+
+void cpu_device_run(const detail::launch_request &request, bool uses_barriers) {
   const dim3 grid = request.workgroups, block = request.threads;
   const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
+  const bool fibers = uses_barriers && std::uint64_t(block.x) * block.y * block.z > 1;
   auto run_workgroup = [&](std::uint64_t linear) {
     detail::cpu_item &item = detail::current_cpu_item;
     item.grid_dim = grid;
@@ -149,6 +222,12 @@ void cpu_device_run(const detail::launch_request &request) {
     item.block = {static_cast<std::uint32_t>(linear % grid.x),
                   static_cast<std::uint32_t>(linear / grid.x % grid.y),
                   static_cast<std::uint32_t>(linear / grid.x / grid.y)};
+    if (dynamic_shared_memory.size() < request.dynamic_shared_bytes)
+      dynamic_shared_memory.resize(request.dynamic_shared_bytes);
+    if (fibers) {
+      run_workgroup_as_fibers(request, block);
+      return;
+    }
     for (std::uint32_t z = 0; z < block.z; ++z)
       for (std::uint32_t y = 0; y < block.y; ++y)
         for (std::uint32_t x = 0; x < block.x; ++x) {
@@ -163,3 +242,26 @@ void cpu_device_run(const detail::launch_request &request) {
 }
 
 } // namespace offload::rt
+
+namespace offload::detail {
+
+void cpu_barrier() {
+  rt::workgroup_fibers *fibers = rt::current_fibers;
+  if (!fibers) {
+    if (current_cpu_item.block_dim.x * current_cpu_item.block_dim.y * current_cpu_item.block_dim.z <= 1)
+      return;  // a workgroup of one work-item
+    throw offload::error("offload-cxx: error: offload::barrier() in a kernel that offload-cxx did "
+                         "not see call it (called through a function of another file?): mark "
+                         "the kernel's launch with a barrier-calling kernel, or build the caller "
+                         "with offload-cxx");
+  }
+  const dim3 me = current_cpu_item.thread;
+  boost::context::fiber *sink = fibers->scheduler_sink;
+  *sink = std::move(*sink).resume();  // back to the scheduler until the next round
+  fibers->scheduler_sink = sink;
+  current_cpu_item.thread = me;
+}
+
+void *cpu_dynamic_shared() { return rt::dynamic_shared_memory.data(); }
+
+} // namespace offload::detail

@@ -18,6 +18,8 @@ std::string cpu_device_name();
 
 /// Runs the whole grid of `request` and returns when every work-item has finished. An exception
 /// thrown by a work-item is rethrown here (the first one; the other workgroups still finish).
-void cpu_device_run(const detail::launch_request &request);
+/// A kernel that may call offload::barrier() runs each workgroup's work-items as fibers
+/// (`uses_barriers`); others run them one after another, which is much cheaper.
+void cpu_device_run(const detail::launch_request &request, bool uses_barriers = true);
 
 } // namespace offload::rt

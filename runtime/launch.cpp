@@ -75,7 +75,7 @@ void launch(const launch_request &request) {
   if (device.is_gpu())
     rt::gpu_device_run(device.gpu, request, *kernel, where);
   else
-    rt::cpu_device_run(request);
+    rt::cpu_device_run(request, !kernel || kernel->uses_barriers);
   last_device = device.name;
 }
 

@@ -50,7 +50,8 @@ extern "C" void __offload_cxx_register_program(const offload_cxx_program *progra
     const offload_cxx_kernel_record &k = program->kernels[i];
     if (!k.host_address)
       continue;  // a static library's kernel that the program did not link
-    offload::rt::kernel_info info{k.name, k.entry, k.declared_at, {}};
+    offload::rt::kernel_info info{k.name, k.entry, k.declared_at, {},
+                                  (k.flags & OFFLOAD_CXX_KERNEL_USES_BARRIERS) != 0};
     for (const char *p = k.param_names; p && *p;) {
       const char *comma = std::strchr(p, ',');
       info.param_names.emplace_back(p, comma ? comma : p + std::strlen(p));

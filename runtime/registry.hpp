@@ -16,6 +16,7 @@ struct kernel_info {
   std::string entry;        ///< device entry symbol
   std::string declared_at;  ///< "fill.cpp:9"
   std::vector<std::string> param_names;
+  bool uses_barriers = true;  ///< may call offload::barrier(): the CPU device runs fibers
 };
 
 /// The kernel registered at `host_address`, or nullptr when no program registered it (a kernel

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <offload/abi.hpp>
+#include <offload/atomic.hpp>
 #include <offload/buffer.hpp>
 #include <offload/device.hpp>
 #include <offload/launch.hpp>
 #include <offload/map.hpp>
 #include <offload/queue.hpp>
+#include <offload/reduce.hpp>
 #include <offload/region.hpp>
+#include <offload/workgroup.hpp>

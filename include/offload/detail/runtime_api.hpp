@@ -69,7 +69,11 @@ struct offload_cxx_kernel_record {
   const char *entry;         ///< the device entry symbol in every image
   const char *declared_at;   ///< "file:line" of the kernel's declaration
   const char *param_names;   ///< each launch slot's name, comma-separated: "x,value"
+  std::uint64_t flags;       ///< OFFLOAD_CXX_KERNEL_* bits
 };
+
+/// The kernel may call offload::barrier() (directly or through functions it calls).
+#define OFFLOAD_CXX_KERNEL_USES_BARRIERS 1u
 
 /// A program's registration: its kernels and the architectures its device image was built for.
 struct offload_cxx_program {

@@ -1,0 +1,116 @@
+// offload/atomic.hpp — atomic read-modify-write on global and shared memory, for 32/64-bit
+// integers, float and double, with the same meaning on NVIDIA, AMD and the CPU device.
+//
+// Each function returns the value before the operation. Memory order: `order` (default
+// std::memory_order_relaxed: atomicity only, the usual choice for counters and histograms);
+// acquire/release/seq_cst order other memory accesses as in C++, at device scope on a GPU
+// (visible to every work-item of the launch) and across all cores on the CPU device. Atomics
+// are not ordered against the host while a kernel runs.
+//
+// GPUs: native instructions (atom/red on NVIDIA, global/flat/ds atomics on AMD) for add,
+// exchange, compare-exchange and integer min/max; float/double min/max are a compare-exchange
+// loop. The CPU device uses std::atomic_ref.
+#pragma once
+
+#include <atomic>
+#include <type_traits>
+
+namespace offload {
+
+template <class T>
+concept atomic_value = (std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) ||
+                       std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+namespace detail {
+constexpr int builtin_order(std::memory_order o) {
+  return o == std::memory_order_relaxed   ? __ATOMIC_RELAXED
+         : o == std::memory_order_acquire ? __ATOMIC_ACQUIRE
+         : o == std::memory_order_release ? __ATOMIC_RELEASE
+         : o == std::memory_order_acq_rel ? __ATOMIC_ACQ_REL
+                                          : __ATOMIC_SEQ_CST;
+}
+} // namespace detail
+
+template <atomic_value T>
+inline T atomic_add(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+  return __atomic_fetch_add(address, value, detail::builtin_order(order));
+}
+template <atomic_value T>
+inline T atomic_exchange(T *address, T value,
+                         std::memory_order order = std::memory_order_relaxed) {
+  return __atomic_exchange_n(address, value, detail::builtin_order(order));
+}
+/// Stores `desired` if *address == expected; returns the value found (== expected on success).
+template <atomic_value T>
+inline T atomic_compare_exchange(T *address, T expected, T desired,
+                                 std::memory_order order = std::memory_order_relaxed) {
+  __atomic_compare_exchange_n(address, &expected, desired, false, detail::builtin_order(order),
+                              __ATOMIC_RELAXED);
+  return expected;
+}
+template <atomic_value T>
+inline T atomic_min(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+  if constexpr (std::is_integral_v<T>) {
+    return __atomic_fetch_min(address, value, detail::builtin_order(order));
+  } else {
+    T seen = __atomic_load_n(address, __ATOMIC_RELAXED);
+    while (value < seen && !__atomic_compare_exchange_n(address, &seen, value, false,
+                                                        detail::builtin_order(order),
+                                                        __ATOMIC_RELAXED)) {
+    }
+    return seen;
+  }
+}
+template <atomic_value T>
+inline T atomic_max(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+  if constexpr (std::is_integral_v<T>) {
+    return __atomic_fetch_max(address, value, detail::builtin_order(order));
+  } else {
+    T seen = __atomic_load_n(address, __ATOMIC_RELAXED);
+    while (value > seen && !__atomic_compare_exchange_n(address, &seen, value, false,
+                                                        detail::builtin_order(order),
+                                                        __ATOMIC_RELAXED)) {
+    }
+    return seen;
+  }
+}
+
+#else  // the CPU device (and any host compiler)
+
+template <atomic_value T>
+inline T atomic_add(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+  return std::atomic_ref<T>(*address).fetch_add(value, order);
+}
+template <atomic_value T>
+inline T atomic_exchange(T *address, T value,
+                         std::memory_order order = std::memory_order_relaxed) {
+  return std::atomic_ref<T>(*address).exchange(value, order);
+}
+template <atomic_value T>
+inline T atomic_compare_exchange(T *address, T expected, T desired,
+                                 std::memory_order order = std::memory_order_relaxed) {
+  std::atomic_ref<T>(*address).compare_exchange_strong(expected, desired, order,
+                                                       std::memory_order_relaxed);
+  return expected;
+}
+template <atomic_value T>
+inline T atomic_min(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+  std::atomic_ref<T> ref(*address);
+  T seen = ref.load(std::memory_order_relaxed);
+  while (value < seen && !ref.compare_exchange_weak(seen, value, order, std::memory_order_relaxed)) {
+  }
+  return seen;
+}
+template <atomic_value T>
+inline T atomic_max(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+  std::atomic_ref<T> ref(*address);
+  T seen = ref.load(std::memory_order_relaxed);
+  while (value > seen && !ref.compare_exchange_weak(seen, value, order, std::memory_order_relaxed)) {
+  }
+  return seen;
+}
+
+#endif
+
+} // namespace offload
