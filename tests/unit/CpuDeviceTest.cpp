@@ -3,6 +3,7 @@
 #include "cpu_device.hpp"
 
 #include <offload/device.hpp>
+#include <offload/workgroup.hpp>
 
 #include <gtest/gtest.h>
 
@@ -58,4 +59,54 @@ TEST(CpuDevice, RethrowsAWorkItemsException) {
                std::runtime_error);
 }
 
+} // namespace
+
+namespace {
+// Barriers on the CPU device: every work-item writes its slot, waits, then reads its
+// neighbour's; without a real barrier the neighbour's slot would still hold the old value.
+struct barrier_record {
+  std::atomic<int> wrong{0};
+};
+
+TEST(CpuDevice, BarriersSynchroniseTheWorkgroup) {
+  barrier_record r;
+  offload::detail::launch_request q{};
+  q.workgroups = {8, 1, 1};
+  q.threads = {64, 1, 1};
+  q.cpu_context = &r;
+  q.cpu_body = [](void *raw) {
+    auto &r = *static_cast<barrier_record *>(raw);
+    auto &slots = offload::shared<int[64]>([] {});
+    const unsigned me = offload::thread_id_x();
+    for (int round = 0; round < 3; ++round) {
+      slots[me] = int(offload::block_id_x() * 1000 + round * 100 + me);
+      offload::barrier();
+      const unsigned other = (me + 1) % 64;
+      if (slots[other] != int(offload::block_id_x() * 1000 + round * 100 + other))
+        ++r.wrong;
+      offload::barrier();
+    }
+  };
+  offload::rt::cpu_device_run(q, /*uses_barriers=*/true);
+  EXPECT_EQ(r.wrong.load(), 0);
+}
+
+TEST(CpuDevice, DynamicSharedMemoryHasTheLaunchSize) {
+  barrier_record r;
+  offload::detail::launch_request q{};
+  q.workgroups = {4, 1, 1};
+  q.threads = {16, 1, 1};
+  q.dynamic_shared_bytes = 16 * sizeof(double);
+  q.cpu_context = &r;
+  q.cpu_body = [](void *raw) {
+    auto &r = *static_cast<barrier_record *>(raw);
+    double *d = offload::dynamic_shared<double>();
+    d[offload::thread_id_x()] = offload::thread_id_x();
+    offload::barrier();
+    if (d[15 - offload::thread_id_x()] != 15 - offload::thread_id_x())
+      ++r.wrong;
+  };
+  offload::rt::cpu_device_run(q, true);
+  EXPECT_EQ(r.wrong.load(), 0);
+}
 } // namespace
