@@ -11,7 +11,7 @@ mkdir -p "$out/bin" "$out/lib" "$out/debs"
 cmake --build "$root/build" >/dev/null
 cp "$root/build/lib/liboffload-cxx-rt.so" "$out/lib/"
 cp -L /usr/lib/x86_64-linux-gnu/libboost_context.so.1.74.0 "$out/lib/"
-for src in "$root"/examples/fill.cpp "$root"/examples/guide/*.cpp "$root"/tests/lit/e2e/*.cpp "$root"/tests/lit/codegen/*.cpp; do
+for src in "$root"/examples/fill.cpp "$root"/examples/guide/*.cpp "$root"/examples/device/*.cpp "$root"/tests/lit/codegen/Inputs/*.cpp "$root"/tests/lit/e2e/*.cpp "$root"/tests/lit/codegen/*.cpp; do
   name=$(basename "$src" .cpp)
   "$root/build/bin/offload-cxx" -O2 --offload-arch="$arch",host "$src" -o "$out/bin/$name"
 done
