@@ -34,30 +34,36 @@ constexpr int builtin_order(std::memory_order o) {
 
 template <atomic_value T>
 inline T atomic_add(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
-  return __atomic_fetch_add(address, value, detail::builtin_order(order));
+  return __scoped_atomic_fetch_add(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
 }
+// Device scope (every work-item of the launch). The generic forms take float and double too.
 template <atomic_value T>
 inline T atomic_exchange(T *address, T value,
                          std::memory_order order = std::memory_order_relaxed) {
-  return __atomic_exchange_n(address, value, detail::builtin_order(order));
+  T old;
+  __scoped_atomic_exchange(address, &value, &old, detail::builtin_order(order),
+                           __MEMORY_SCOPE_DEVICE);
+  return old;
 }
 /// Stores `desired` if *address == expected; returns the value found (== expected on success).
 template <atomic_value T>
 inline T atomic_compare_exchange(T *address, T expected, T desired,
                                  std::memory_order order = std::memory_order_relaxed) {
-  __atomic_compare_exchange_n(address, &expected, desired, false, detail::builtin_order(order),
-                              __ATOMIC_RELAXED);
+  __scoped_atomic_compare_exchange(address, &expected, &desired, false,
+                                   detail::builtin_order(order), __ATOMIC_RELAXED,
+                                   __MEMORY_SCOPE_DEVICE);
   return expected;
 }
 template <atomic_value T>
 inline T atomic_min(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
   if constexpr (std::is_integral_v<T>) {
-    return __atomic_fetch_min(address, value, detail::builtin_order(order));
+    return __scoped_atomic_fetch_min(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
   } else {
-    T seen = __atomic_load_n(address, __ATOMIC_RELAXED);
-    while (value < seen && !__atomic_compare_exchange_n(address, &seen, value, false,
-                                                        detail::builtin_order(order),
-                                                        __ATOMIC_RELAXED)) {
+    T seen;
+    __scoped_atomic_load(address, &seen, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
+    while (value < seen && !__scoped_atomic_compare_exchange(address, &seen, &value, false,
+                                                             detail::builtin_order(order),
+                                                             __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE)) {
     }
     return seen;
   }
@@ -65,12 +71,13 @@ inline T atomic_min(T *address, T value, std::memory_order order = std::memory_o
 template <atomic_value T>
 inline T atomic_max(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
   if constexpr (std::is_integral_v<T>) {
-    return __atomic_fetch_max(address, value, detail::builtin_order(order));
+    return __scoped_atomic_fetch_max(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
   } else {
-    T seen = __atomic_load_n(address, __ATOMIC_RELAXED);
-    while (value > seen && !__atomic_compare_exchange_n(address, &seen, value, false,
-                                                        detail::builtin_order(order),
-                                                        __ATOMIC_RELAXED)) {
+    T seen;
+    __scoped_atomic_load(address, &seen, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
+    while (value > seen && !__scoped_atomic_compare_exchange(address, &seen, &value, false,
+                                                             detail::builtin_order(order),
+                                                             __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE)) {
     }
     return seen;
   }
