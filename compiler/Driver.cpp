@@ -373,6 +373,12 @@ int main(int argc, char **argv) {
   auto CompileToObject = [&](const std::string &Source, const std::string &Object) {
     Inputs.clear();
     Inputs.push_back(Source);
+    const std::string ObjectStem = Stem + "." + sys::path::stem(Source).str();
+    HostPassOptions HO = hostOptions();
+    HO.TempStem = ObjectStem;
+    const std::string HostObject = std::string(TempDir) + "/" + ObjectStem + ".host.o";
+    RunningCommand HostCompile =
+        check(startCommand(check(hostCompileCommand(Source, HO, HostObject)), Cmd));
     Manifest M = HostMetadata();
     Toolchain Tools = findToolchain(L);
     DevicePassOptions DO;
@@ -380,7 +386,7 @@ int main(int argc, char **argv) {
     if (!Opt.empty() && Opt != "-O0")
       DO.OptLevel = Opt;
     DO.TempDir = std::string(TempDir);
-    DO.TempStem = Stem + "." + sys::path::stem(Source).str();
+    DO.TempStem = ObjectStem;
     DO.Commands = Cmd;
     DeviceImageFile File;
     File.Kernels = M;
@@ -396,9 +402,7 @@ int main(int argc, char **argv) {
         Image.Bytes = check(errorOrToExpected(MemoryBuffer::getFile(Bitcode)))->getBuffer().str();
       File.Images.push_back(std::move(Image));
     }
-    HostPassOptions HO = hostOptions();
-    HO.TempStem = DO.TempStem;
-    std::string HostObject = check(compileHostObject(Source, HO, DO.TempDir + "/" + DO.TempStem + ".host.o"));
+    check(finishCommand(HostCompile, Cmd));
     check(embedDeviceCode(check(findTool("llvm-objcopy-22", {OFFLOAD_CXX_LLVM_BINDIR "/llvm-objcopy"})),
                           HostObject, File, DO.TempDir + "/" + DO.TempStem + ".offload", Object, Cmd));
   };
@@ -473,13 +477,24 @@ int main(int argc, char **argv) {
       fail("no such file: '" + DeviceImagePath + "'");
     Host(DeviceImagePath);
   } else {
+    // The host compile needs nothing from the other passes: it runs while they do.
+    HostPassOptions HO = hostOptions();
+    const std::string HostObject =
+        (TempDir + "/" + Stem + "." + sys::path::stem(Inputs[0]) + ".host.o").str();
+    RunningCommand HostCompile = check(
+        startCommand(check(hostCompileCommand(Inputs[0], HO, HostObject)), Cmd));
     Manifest M = HostMetadata();
     std::string ManifestOut = (TempDir + "/" + Stem + ".manifest").str();
     if (SaveTemps)
       check(writeManifest(M, ManifestOut));
     std::string DeviceBin = (TempDir + "/" + Stem + ".device.bin").str();
     Device(M, DeviceBin);
-    Host(DeviceBin);
+    check(finishCommand(HostCompile, Cmd));
+    Timer T{"host link", Cmd};
+    DeviceImageFile File;
+    if (!DryRun)
+      File = check(readDeviceImageFile(DeviceBin));
+    check(linkProgram({HostObject}, File, HO, Output));
   }
   return 0;
 }

@@ -152,8 +152,9 @@ Error emitRegistrationObject(Module &M, StringRef ObjectPath) {
   return Error::success();
 }
 
-Expected<std::string> compileHostObject(const std::string &Source, const HostPassOptions &O,
-                                        const std::string &Object) {
+Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
+                                                      const HostPassOptions &O,
+                                                      const std::string &Object) {
   Expected<std::string> Compiler = findTool(O.HostCompiler, {});
   if (!Compiler)
     return createStringError(inconvertibleErrorCode(), "host compiler: %s",
@@ -161,7 +162,15 @@ Expected<std::string> compileHostObject(const std::string &Source, const HostPas
   std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir};
   appendUserCompileFlags(Compile, O.CompileArgs);
   Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
-  if (Error E = runCommand(Compile, O.Commands))
+  return Compile;
+}
+
+Expected<std::string> compileHostObject(const std::string &Source, const HostPassOptions &O,
+                                        const std::string &Object) {
+  Expected<std::vector<std::string>> Compile = hostCompileCommand(Source, O, Object);
+  if (!Compile)
+    return Compile.takeError();
+  if (Error E = runCommand(*Compile, O.Commands))
     return E;
   return Object;
 }

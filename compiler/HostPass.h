@@ -44,6 +44,11 @@ llvm::Expected<std::string> compileHostObject(const std::string &Source,
                                               const HostPassOptions &Options,
                                               const std::string &Object);
 
+/// The host compiler's command that compiles Source into Object.
+llvm::Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
+                                                            const HostPassOptions &Options,
+                                                            const std::string &Object);
+
 /// Links host objects (and archives) with the registration of File and the runtime.
 llvm::Error linkProgram(llvm::ArrayRef<std::string> Objects, const DeviceImageFile &File,
                         const HostPassOptions &Options, llvm::StringRef OutPath);

@@ -65,6 +65,48 @@ Error writeFile(StringRef Path, StringRef Contents) {
   return Error::success();
 }
 
+static double nowMilliseconds() {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+Expected<RunningCommand> startCommand(ArrayRef<std::string> Argv, const CommandOptions &Options) {
+  RunningCommand C;
+  C.Argv.assign(Argv.begin(), Argv.end());
+  if (Options.Verbose || Options.DryRun)
+    printCommand(Argv);
+  if (Options.DryRun)
+    return C;
+  SmallVector<StringRef, 32> Args(Argv.begin(), Argv.end());
+  std::string ErrMsg;
+  bool Failed = false;
+  C.StartMilliseconds = nowMilliseconds();
+  C.Process = sys::ExecuteNoWait(Argv[0], Args, std::nullopt, {}, 0, &ErrMsg, &Failed);
+  if (Failed)
+    return createStringError(inconvertibleErrorCode(), "'%s' could not run: %s",
+                             sys::path::filename(Argv[0]).str().c_str(), ErrMsg.c_str());
+  C.Started = true;
+  return C;
+}
+
+Error finishCommand(RunningCommand &C, const CommandOptions &Options) {
+  if (!C.Started)
+    return Error::success();
+  std::string ErrMsg;
+  sys::ProcessInfo Done = sys::Wait(C.Process, /*SecondsToWait=*/std::nullopt, &ErrMsg);
+  C.Started = false;
+  StringRef Tool = sys::path::filename(C.Argv[0]);
+  reportTime(Tool, nowMilliseconds() - C.StartMilliseconds, Options);
+  if (Done.ReturnCode < 0)
+    return createStringError(inconvertibleErrorCode(), "'%s' could not run: %s",
+                             Tool.str().c_str(), ErrMsg.c_str());
+  if (Done.ReturnCode > 0)
+    return createStringError(inconvertibleErrorCode(), "'%s' failed (exit %d)",
+                             Tool.str().c_str(), Done.ReturnCode);
+  return Error::success();
+}
+
 void reportTime(StringRef What, double Milliseconds, const CommandOptions &Options) {
   if (Options.Verbose)
     errs() << "offload-cxx: " << What << " took " << format("%.0f", Milliseconds) << " ms\n";

@@ -6,6 +6,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Program.h"
 
 #include <string>
 #include <vector>
@@ -27,6 +28,21 @@ void appendUserCompileFlags(std::vector<std::string> &Args, llvm::ArrayRef<std::
 
 /// Writes Contents to Path, or returns an error naming Path.
 llvm::Error writeFile(llvm::StringRef Path, llvm::StringRef Contents);
+
+/// A command started by startCommand, to be finished by finishCommand.
+struct RunningCommand {
+  std::vector<std::string> Argv;
+  llvm::sys::ProcessInfo Process;
+  double StartMilliseconds = 0;
+  bool Started = false;
+};
+
+/// Starts Argv without waiting (printed as runCommand prints it; nothing runs under --dry-run),
+/// so that independent steps overlap on the machine's cores.
+llvm::Expected<RunningCommand> startCommand(llvm::ArrayRef<std::string> Argv,
+                                            const CommandOptions &Options);
+/// Waits for a started command; errors as runCommand's.
+llvm::Error finishCommand(RunningCommand &Command, const CommandOptions &Options);
 
 /// Prints "offload-cxx: <what> took N ms" under -v.
 void reportTime(llvm::StringRef What, double Milliseconds, const CommandOptions &Options);
