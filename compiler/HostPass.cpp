@@ -55,21 +55,7 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
     HostKernels.push_back(F);
   }
 
-  // (1) libomptarget: entries and images, through LLVM's offloading wrapper.
-  if (!File.Images.empty()) {
-    for (size_t I = 0; I < HostKernels.size(); ++I)
-      offloading::emitOffloadingEntry(*M, object::OFK_OpenMP, HostKernels[I],
-                                      File.Kernels.Kernels[I].Entry, /*Size=*/0, /*Flags=*/0,
-                                      /*Data=*/0);
-    std::vector<ArrayRef<char>> Images;
-    for (const DeviceImage &I : File.Images)
-      Images.emplace_back(I.Bytes.data(), I.Bytes.size());
-    if (Error E = offloading::wrapOpenMPBinaries(*M, Images, offloading::getOffloadEntryArray(*M),
-                                                 /*Suffix=*/"", /*Relocatable=*/false))
-      return E;
-  }
-
-  // (2) offload-cxx's program record.
+  // (1) offload-cxx's program record.
   StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Type::getInt64Ty(Ctx)},
                          "offload_cxx_kernel_record");
   std::vector<Constant *> Records;
@@ -118,6 +104,23 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   B.CreateRetVoid();
   appendToGlobalCtors(*M, Ctor, RegistrationPriority);
 
+  // (2) libomptarget: entries and images, through LLVM's offloading wrapper. Its constructor
+  // comes after ours in llvm.global_ctors (same priority: array order), so the runtime has seen
+  // the program (and prepared the CUDA contexts) before libomptarget registers the images.
+  if (!File.Images.empty()) {
+    for (size_t I = 0; I < HostKernels.size(); ++I)
+      offloading::emitOffloadingEntry(*M, object::OFK_OpenMP, HostKernels[I],
+                                      File.Kernels.Kernels[I].Entry, /*Size=*/0, /*Flags=*/0,
+                                      /*Data=*/0);
+    std::vector<ArrayRef<char>> Images;
+    for (const DeviceImage &I : File.Images)
+      Images.emplace_back(I.Bytes.data(), I.Bytes.size());
+    if (Error E = offloading::wrapOpenMPBinaries(*M, Images, offloading::getOffloadEntryArray(*M),
+                                                 /*Suffix=*/"", /*Relocatable=*/false))
+      return E;
+  }
+
+
   std::string Problems;
   raw_string_ostream OS(Problems);
   if (verifyModule(*M, &OS))
@@ -135,8 +138,10 @@ Error emitRegistrationObject(Module &M, StringRef ObjectPath) {
   const Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), Err);
   if (!T)
     return createStringError(inconvertibleErrorCode(), "no x86-64 target: %s", Err.c_str());
+  TargetOptions Options;
+  Options.UseInitArray = true;  // .init_array, run in array order (as clang emits on Linux)
   std::unique_ptr<TargetMachine> TM(T->createTargetMachine(M.getTargetTriple(), "x86-64", "",
-                                                           TargetOptions(), Reloc::PIC_));
+                                                           Options, Reloc::PIC_));
   M.setDataLayout(TM->createDataLayout());
   std::error_code EC;
   raw_fd_ostream OS(ObjectPath, EC, sys::fs::OF_None);

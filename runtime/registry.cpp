@@ -1,6 +1,8 @@
 // runtime/registry.cpp — see registry.hpp.
 #include "registry.hpp"
 
+#include "vendor/cuda_context.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +46,13 @@ extern "C" void __offload_cxx_register_program(const offload_cxx_program *progra
                  program->version, OFFLOAD_CXX_PROGRAM_VERSION);
     std::exit(1);
   }
+  // A program with NVIDIA images: choose the CUDA contexts' scheduling before libomptarget's
+  // CUDA plugin starts (this constructor runs before the one that registers the images).
+  for (std::uint32_t i = 0; i < program->num_archs; ++i)
+    if (std::strncmp(program->archs[i], "sm_", 3) == 0) {
+      offload::rt::vendor::prepare_cuda_primary_contexts();
+      break;
+    }
   auto &r = offload::rt::the_registry();
   std::lock_guard guard(r.lock);
   for (std::uint32_t i = 0; i < program->num_kernels; ++i) {
