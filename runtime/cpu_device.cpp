@@ -144,8 +144,10 @@ unsigned cpu_device_threads() {
   return n;
 }
 
-std::string cpu_device_name() {
-  return "CPU device (" + std::to_string(cpu_device_threads()) + " threads)";
+const std::string &cpu_device_name() {
+  static const std::string name =
+      "CPU device (" + std::to_string(cpu_device_threads()) + " threads)";
+  return name;
 }
 
 namespace {

@@ -14,7 +14,7 @@ namespace offload::rt {
 unsigned cpu_device_threads();
 
 /// A one-line description, e.g. "CPU device (2 threads)".
-std::string cpu_device_name();
+const std::string &cpu_device_name();
 
 /// Runs the whole grid of `request` and returns when every work-item has finished. An exception
 /// thrown by a work-item is rethrown here (the first one; the other workgroups still finish).

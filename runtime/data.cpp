@@ -32,8 +32,9 @@ std::string bytes_text(std::uint64_t bytes) {
 } // namespace
 
 device_handle resolve_device(int requested, const char *what, source_loc where) {
-  rt::device_choice c =
-      rt::choose_device(requested, /*has_image=*/true, std::string(what) + " at " + at(where));
+  rt::device_choice c = rt::choose_device(requested, /*has_image=*/true, [&] {
+    return std::string(what) + " at " + at(where);
+  });
   return {c.gpu};
 }
 

@@ -27,30 +27,36 @@ std::string short_location(const detail::source_loc &where) {
   return std::string(slash ? slash + 1 : where.file) + ":" + std::to_string(where.line);
 }
 
-device_choice choose_device(int requested, bool has_image, const std::string &context) {
-  const bool cpu_forced = env_is("OFFLOAD_DEVICE", "cpu");
+device_choice choose_device_or_explain(int requested, bool has_image, std::string &why) {
+  static const bool cpu_forced = env_is("OFFLOAD_DEVICE", "cpu");
+  static const bool mandatory = env_is("OMP_TARGET_OFFLOAD", "mandatory");
   const int gpus = cpu_forced ? 0 : gpu_device_count();
   int gpu = -1;
   if (requested >= 0) {
-    if (requested >= gpus)
-      fail(context, "device " + std::to_string(requested) + " does not exist (" +
-                        std::to_string(gpus) + (gpus == 1 ? " GPU holds" : " GPUs hold") +
-                        " this program's image; use offload::default_device or "
-                        "offload::cpu_device)");
-    if (!has_image)
-      fail(context, "the kernel is not in this program's device image (was the file built with "
-                    "offload-cxx?): it can run only on the CPU device");
+    if (requested >= gpus) {
+      why = "device " + std::to_string(requested) + " does not exist (" + std::to_string(gpus) +
+            (gpus == 1 ? " GPU holds" : " GPUs hold") +
+            " this program's image; use offload::default_device or offload::cpu_device)";
+      return {};
+    }
+    if (!has_image) {
+      why = "the kernel is not in this program's device image (was the file built with "
+            "offload-cxx?): it can run only on the CPU device";
+      return {};
+    }
     gpu = requested;
   } else if (requested == default_device) {
     if (gpus > 0 && has_image)
       gpu = 0;
   } else if (requested != cpu_device) {
-    fail(context, "invalid device number " + std::to_string(requested));
+    why = "invalid device number " + std::to_string(requested);
+    return {};
   }
-  if (gpu < 0 && requested != cpu_device && !cpu_forced &&
-      env_is("OMP_TARGET_OFFLOAD", "mandatory"))
-    fail(context, "OMP_TARGET_OFFLOAD=mandatory but no GPU holds this program's image");
-  return {gpu, gpu >= 0 ? gpu_device_name(gpu) : cpu_device_name()};
+  if (gpu < 0 && requested != cpu_device && !cpu_forced && mandatory) {
+    why = "OMP_TARGET_OFFLOAD=mandatory but no GPU holds this program's image";
+    return {};
+  }
+  return {gpu, gpu >= 0 ? &gpu_device_name(gpu) : &cpu_device_name()};
 }
 
 } // namespace offload::rt

@@ -11,21 +11,34 @@
 
 namespace offload::rt {
 
+/// Throws offload::error("offload-cxx: error: <context>: <why>").
+[[noreturn]] void fail(const std::string &context, const std::string &why);
+
 struct device_choice {
-  int gpu = -1;      ///< offload-cxx's GPU number, or -1 for the CPU device
-  std::string name;  ///< "CUDA device 0", "CPU device (16 threads)"
+  int gpu = -1;                      ///< offload-cxx's GPU number, or -1 for the CPU device
+  const std::string *name = nullptr; ///< "CUDA device 0", "CPU device (16 threads)"
   bool is_gpu() const { return gpu >= 0; }
 };
 
 /// Chooses the device for `requested` (a GPU number, default_device or cpu_device).
-/// `has_image` is false for a kernel no GPU image holds. Throws offload::error with
-/// "<context>: <why>".
-device_choice choose_device(int requested, bool has_image, const std::string &context);
+/// `has_image` is false for a kernel no GPU image holds. On failure throws offload::error with
+/// "<context()>: <why>" (the context is only built then: launches are a hot path).
+template <class Context>
+device_choice choose_device(int requested, bool has_image, const Context &context);
+
+/// The rule itself: the choice, or an empty name and `why` set.
+device_choice choose_device_or_explain(int requested, bool has_image, std::string &why);
+
+template <class Context>
+device_choice choose_device(int requested, bool has_image, const Context &context) {
+  std::string why;
+  device_choice c = choose_device_or_explain(requested, has_image, why);
+  if (!c.name)
+    fail(context(), why);
+  return c;
+}
 
 /// "fill.cpp:16" from a source location.
 std::string short_location(const detail::source_loc &where);
-
-/// Throws offload::error("offload-cxx: error: <context>: <why>").
-[[noreturn]] void fail(const std::string &context, const std::string &why);
 
 } // namespace offload::rt

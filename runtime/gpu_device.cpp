@@ -1,6 +1,7 @@
 // runtime/gpu_device.cpp — see gpu_device.hpp.
 #include "gpu_device.hpp"
 
+#include "devices.hpp"
 #include "info.hpp"
 #include "omptarget_abi.hpp"
 #include "registry.hpp"
@@ -10,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <unordered_map>
 #include <mutex>
 #include <unordered_set>
 #include <vector>
@@ -104,7 +107,7 @@ static const char *intern(std::string text) {
 packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
                       const std::vector<std::string> &slot_names, const detail::source_loc &where,
                       const std::function<std::int64_t(detail::transfer)> &bits,
-                      bool keep_literals) {
+                      bool keep_literals, bool with_names) {
   packed_args p;
   for (std::uint32_t i = 0; i < n; ++i) {
     const detail::arg_desc &a = descs[i];
@@ -123,6 +126,8 @@ packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
       p.sizes.push_back(static_cast<std::int64_t>(a.bytes));
       p.types.push_back(bits(a.how));
     }
+    if (!with_names)
+      continue;
     // Each argument's name in libomptarget's map lines: ";name;file;line;column;;".
     std::string name = i < slot_names.size() && !slot_names[i].empty() ? slot_names[i]
                                                                        : "arg" + std::to_string(i);
@@ -138,23 +143,57 @@ omp_location::omp_location(const detail::source_loc &where, const std::string &f
                ";" + std::to_string(where.column) + ";;"),
       ident_{0, 0x2 /* KMP_IDENT_KMPC */, 0, 0, psource_.c_str()} {}
 
-std::string gpu_device_name(int device) {
-  return vendor_of(gpu_ids().at(device)) + " device " + std::to_string(device);
+const std::string &gpu_device_name(int device) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (std::size_t d = 0; d < gpu_ids().size(); ++d)
+      n.push_back(vendor_of(gpu_ids()[d]) + " device " + std::to_string(d));
+    return n;
+  }();
+  return names.at(device);
 }
 
+namespace {
+/// What a launch site passes libomptarget that does not change between its launches: the
+/// location record and the arguments' names. Kept per host thread, per (kernel, place).
+struct launch_site {
+  std::unique_ptr<omp_location> location;
+  std::vector<void *> names;
+};
+struct site_key {
+  const void *kernel;
+  const char *file;
+  std::uint32_t line, column;
+  bool operator==(const site_key &) const = default;
+};
+struct site_key_hash {
+  std::size_t operator()(const site_key &k) const {
+    return std::hash<const void *>()(k.kernel) ^ (std::hash<const char *>()(k.file) << 1) ^
+           (std::size_t(k.line) << 20) ^ k.column;
+  }
+};
+} // namespace
+
 void gpu_device_run(int device, const detail::launch_request &request,
-                    const kernel_info &kernel, const std::string &where) {
-  const std::string &kernel_name = kernel.name;
+                    const kernel_info &kernel) {
   if (std::uint32_t flags = info_flags())
     __tgt_set_info_flag(flags);
 
-  packed_args packed = pack_args(request.args, request.num_args, kernel.param_names,
-                                 request.where, map_bits, /*keep_literals=*/true);
+  packed_args packed = pack_args(request.args, request.num_args, {}, request.where, map_bits,
+                                 /*keep_literals=*/true, /*with_names=*/false);
+  thread_local std::unordered_map<site_key, launch_site, site_key_hash> sites;
+  launch_site &site = sites[{request.kernel, request.where.file, request.where.line,
+                             request.where.column}];
+  if (!site.location) {
+    site.location = std::make_unique<omp_location>(request.where, kernel.name);
+    site.names = pack_args(request.args, request.num_args, kernel.param_names, request.where,
+                           map_bits, /*keep_literals=*/true)
+                     .name_ptrs;
+  }
   const std::uint32_t n = static_cast<std::uint32_t>(packed.pointers.size());
-  omp_location loc(request.where, kernel_name);
 
   omp::kernel_args_t args{};
-  args.arg_names = packed.name_ptrs.data();
+  args.arg_names = site.names.size() == n ? site.names.data() : nullptr;
   args.version = omp::kernel_args_version;
   args.num_args = n;
   args.arg_base_ptrs = packed.pointers.data();
@@ -169,12 +208,14 @@ void gpu_device_run(int device, const detail::launch_request &request,
   args.thread_limit[2] = request.threads.z;
   args.dyn_cgroup_mem = request.dynamic_shared_bytes;
 
-  int rc = __tgt_target_kernel(loc.ident(), gpu_ids().at(device), static_cast<std::int32_t>(request.workgroups.x),
+  int rc = __tgt_target_kernel(site.location->ident(), gpu_ids().at(device),
+                               static_cast<std::int32_t>(request.workgroups.x),
                                static_cast<std::int32_t>(request.threads.x),
                                const_cast<void *>(request.kernel), &args);
   if (rc != 0)
-    throw offload::error("offload-cxx: error: kernel '" + kernel_name + "' launched at " + where +
-                         ": launch on " + gpu_device_name(device) + " failed");
+    throw offload::error("offload-cxx: error: kernel '" + kernel.name + "' launched at " +
+                         short_location(request.where) + ": launch on " +
+                         gpu_device_name(device) + " failed");
 }
 
 } // namespace offload::rt

@@ -38,7 +38,7 @@ struct packed_args {
 packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
                       const std::vector<std::string> &slot_names, const detail::source_loc &where,
                       const std::function<std::int64_t(detail::transfer)> &bits,
-                      bool keep_literals);
+                      bool keep_literals, bool with_names = true);
 
 /// The ident_t libomptarget prints locations from: ";file;function;line;column;;".
 class omp_location {
@@ -52,11 +52,11 @@ private:
 };
 
 /// e.g. "CUDA device 0".
-std::string gpu_device_name(int device);
+const std::string &gpu_device_name(int device);
 
 /// Launches on GPU `device` and waits; libomptarget maps the arguments (copies in, runs, copies
 /// back). Throws offload::error on failure.
 void gpu_device_run(int device, const detail::launch_request &request,
-                    const kernel_info &kernel, const std::string &where);
+                    const kernel_info &kernel);
 
 } // namespace offload::rt

@@ -15,7 +15,7 @@
 
 namespace offload {
 namespace {
-thread_local std::string last_device;
+thread_local const std::string *last_device = nullptr;
 
 /// An offload::error nobody caught ends the program with its one-line message and exit status 1
 /// (not std::terminate's "terminate called after..." and an abort); other exceptions go to the
@@ -49,31 +49,37 @@ std::string dims(const dim3 &d) {
 }
 } // namespace
 
-std::string last_launch_device() { return last_device; }
+std::string last_launch_device() { return last_device ? *last_device : std::string(); }
 
 namespace detail {
 
 void launch(const launch_request &request) {
   install_terminate_handler();
   const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
-  char unregistered[64];
-  std::snprintf(unregistered, sizeof unregistered, "<kernel at %p>", request.kernel);
-  const std::string name = kernel ? kernel->name : unregistered;
-  const std::string where = rt::short_location(request.where);
-  const std::string context = "kernel '" + name + "' launched at " + where;
+  // Names and places are text only for errors and OFFLOAD_INFO: launches are a hot path.
+  auto name = [&]() -> std::string {
+    if (kernel)
+      return kernel->name;
+    char unregistered[64];
+    std::snprintf(unregistered, sizeof unregistered, "<kernel at %p>", request.kernel);
+    return unregistered;
+  };
+  auto context = [&] {
+    return "kernel '" + name() + "' launched at " + rt::short_location(request.where);
+  };
 
   const dim3 &g = request.workgroups, &t = request.threads;
   if (g.x == 0 || g.y == 0 || g.z == 0 || t.x == 0 || t.y == 0 || t.z == 0)
-    rt::fail(context, "empty grid: workgroups " + dims(g) + ", threads " + dims(t) +
-                          " (every extent must be at least 1)");
+    rt::fail(context(), "empty grid: workgroups " + dims(g) + ", threads " + dims(t) +
+                            " (every extent must be at least 1)");
 
   const rt::device_choice device = rt::choose_device(request.device, kernel != nullptr, context);
   if (rt::info_flags())
     rt::info_line("launching kernel %s at %s on %s with %s workgroups of %s threads",
-                  name.c_str(), where.c_str(), device.name.c_str(), dims(g).c_str(),
-                  dims(t).c_str());
+                  name().c_str(), rt::short_location(request.where).c_str(),
+                  device.name->c_str(), dims(g).c_str(), dims(t).c_str());
   if (device.is_gpu())
-    rt::gpu_device_run(device.gpu, request, *kernel, where);
+    rt::gpu_device_run(device.gpu, request, *kernel);
   else
     rt::cpu_device_run(request, !kernel || kernel->uses_barriers);
   last_device = device.name;
