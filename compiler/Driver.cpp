@@ -328,16 +328,22 @@ int main(int argc, char **argv) {
     }
     return std::move(*M);
   };
-  auto Device = [&](const Manifest &M, StringRef Out) {
-    Timer T{"device pass", Cmd};
-    Toolchain Tools = findToolchain(L);
+  // The device pass's options; Archs only where they are chosen here (not at a link).
+  auto deviceOptions = [&](const Toolchain &Tools, const std::string &TempStem, bool WithArchs) {
     DevicePassOptions O;
-    O.Archs = chooseArchs(Tools);
+    if (WithArchs)
+      O.Archs = chooseArchs(Tools);
     if (!Opt.empty() && Opt != "-O0")
       O.OptLevel = Opt;
     O.TempDir = std::string(TempDir);
-    O.TempStem = Stem;
+    O.TempStem = TempStem;
     O.Commands = Cmd;
+    return O;
+  };
+  auto Device = [&](const Manifest &M, StringRef Out) {
+    Timer T{"device pass", Cmd};
+    Toolchain Tools = findToolchain(L);
+    DevicePassOptions O = deviceOptions(Tools, Stem, /*WithArchs=*/true);
     if (Verbose)
       errs() << "offload-cxx: device pass for " << join(O.Archs, ",") << "\n";
     check(runDevicePass(M, Tools, O, Out));
@@ -381,13 +387,7 @@ int main(int argc, char **argv) {
         check(startCommand(check(hostCompileCommand(Source, HO, HostObject)), Cmd));
     Manifest M = HostMetadata();
     Toolchain Tools = findToolchain(L);
-    DevicePassOptions DO;
-    DO.Archs = chooseArchs(Tools);
-    if (!Opt.empty() && Opt != "-O0")
-      DO.OptLevel = Opt;
-    DO.TempDir = std::string(TempDir);
-    DO.TempStem = ObjectStem;
-    DO.Commands = Cmd;
+    DevicePassOptions DO = deviceOptions(Tools, ObjectStem, /*WithArchs=*/true);
     DeviceImageFile File;
     File.Kernels = M;
     for (const std::string &Arch : DO.Archs) {
@@ -419,12 +419,7 @@ int main(int argc, char **argv) {
     }
     MergedDeviceCode Merged = check(mergeDeviceCode(Files, (TempDir + "/" + Stem).str()));
     Toolchain Tools = findToolchain(L);
-    DevicePassOptions DO;
-    if (!Opt.empty() && Opt != "-O0")
-      DO.OptLevel = Opt;
-    DO.TempDir = std::string(TempDir);
-    DO.TempStem = Stem + ".linked";
-    DO.Commands = Cmd;
+    DevicePassOptions DO = deviceOptions(Tools, Stem + ".linked", /*WithArchs=*/false);
     DeviceImageFile Program;
     Program.Kernels = Merged.Kernels;
     for (auto &[Arch, Bitcodes] : Merged.BitcodeByArch) {

@@ -54,33 +54,35 @@ inline T atomic_compare_exchange(T *address, T expected, T desired,
                                    __MEMORY_SCOPE_DEVICE);
   return expected;
 }
+namespace detail {
+/// Floating-point min/max: replace while `value` is better than what is there.
+template <class T, class Better>
+inline T atomic_replace_while(T *address, T value, std::memory_order order, Better better) {
+  T seen;
+  __scoped_atomic_load(address, &seen, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
+  while (better(value, seen) &&
+         !__scoped_atomic_compare_exchange(address, &seen, &value, false, builtin_order(order),
+                                           __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE)) {
+  }
+  return seen;
+}
+} // namespace detail
+
 template <atomic_value T>
 inline T atomic_min(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
-  if constexpr (std::is_integral_v<T>) {
-    return __scoped_atomic_fetch_min(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
-  } else {
-    T seen;
-    __scoped_atomic_load(address, &seen, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
-    while (value < seen && !__scoped_atomic_compare_exchange(address, &seen, &value, false,
-                                                             detail::builtin_order(order),
-                                                             __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE)) {
-    }
-    return seen;
-  }
+  if constexpr (std::is_integral_v<T>)
+    return __scoped_atomic_fetch_min(address, value, detail::builtin_order(order),
+                                     __MEMORY_SCOPE_DEVICE);
+  else
+    return detail::atomic_replace_while(address, value, order, [](T a, T b) { return a < b; });
 }
 template <atomic_value T>
 inline T atomic_max(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
-  if constexpr (std::is_integral_v<T>) {
-    return __scoped_atomic_fetch_max(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
-  } else {
-    T seen;
-    __scoped_atomic_load(address, &seen, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
-    while (value > seen && !__scoped_atomic_compare_exchange(address, &seen, &value, false,
-                                                             detail::builtin_order(order),
-                                                             __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE)) {
-    }
-    return seen;
-  }
+  if constexpr (std::is_integral_v<T>)
+    return __scoped_atomic_fetch_max(address, value, detail::builtin_order(order),
+                                     __MEMORY_SCOPE_DEVICE);
+  else
+    return detail::atomic_replace_while(address, value, order, [](T a, T b) { return a > b; });
 }
 
 #else  // the CPU device (and any host compiler)
