@@ -15,6 +15,7 @@
 // RUN: %offload-cxx --pass=host --device-image=%t/dev.bin --save-temps %s -o %t/prog
 // RUN: llvm-readelf -r %t/prog.registration.o | FileCheck %s --check-prefix=ENTRIES
 // RUN: llvm-readelf --string-dump=.llvm.rodata.offloading %t/prog.registration.o | FileCheck %s --check-prefix=NAMES
+// RUN: llvm-readelf -r %t/prog.registration.o | FileCheck %s --check-prefix=CTORS
 // RUN: env OFFLOAD_INFO=-1 %t/prog 2>&1 | FileCheck %s --check-prefix=EXEC
 
 #include <offload/offload.hpp>
@@ -73,9 +74,16 @@ int main() {
 // ENTRIES: Relocation section '.relallvm_offload_entries'
 // ENTRIES-DAG: _Z5scaleIdEvPA64_T_S0_
 // ENTRIES-DAG: _Z5scaleIfEvPA64_T_S0_
+// The program record's constructor (in .text) runs before the wrapper's __tgt_register_lib
+// constructor (in .text.startup): the runtime prepares the CUDA contexts first.
+// CTORS: Relocation section '.rela.init_array.101' at offset {{.*}} contains 2 entries:
+// CTORS-NEXT: Offset
+// CTORS-NEXT: 0000000000000000 {{.*}} .text + 0
+// CTORS-NEXT: 0000000000000008 {{.*}} .text.startup + 0
+
 // NAMES-DAG: __offload_entry_Z5scaleIdEvPA64_T_S0_
 // NAMES-DAG: __offload_entry_Z5scaleIfEvPA64_T_S0_
 
-// EXEC: launching kernel scale<double> at generic-two-types.cpp:34 on {{.*}} with 2x1x1 workgroups of 32x1x1 threads
-// EXEC: launching kernel scale<float> at generic-two-types.cpp:35 on {{.*}} with 4x1x1 workgroups of 16x1x1 threads
+// EXEC: launching kernel scale<double> at generic-two-types.cpp:35 on {{.*}} with 2x1x1 workgroups of 32x1x1 threads
+// EXEC: launching kernel scale<float> at generic-two-types.cpp:36 on {{.*}} with 4x1x1 workgroups of 16x1x1 threads
 // EXEC: scaled
