@@ -183,10 +183,6 @@ std::vector<std::string> nativeArchs() {
   return Archs;
 }
 
-struct ArchChoice {
-  std::vector<std::string> Archs;
-};
-
 /// Resolves --offload-arch (default native,host) and drops NVIDIA archs that came from
 /// "native" when no ptxas is installed, with one warning.
 std::vector<std::string> chooseArchs(const Toolchain &Tools) {

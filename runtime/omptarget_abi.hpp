@@ -57,9 +57,8 @@ static_assert(offsetof(kernel_args_t, dyn_cgroup_mem) == 96, "KernelArgsTy::DynC
 
 inline constexpr std::uint32_t kernel_args_version = 3;
 
-/// OMP_TARGET_OFFLOAD policy values as libomptarget understands them.
+/// The variable holding libomptarget's offload policy (disabled / mandatory / default).
 inline constexpr const char *offload_policy_env = "OMP_TARGET_OFFLOAD";
-inline constexpr const char *info_env = "LIBOMPTARGET_INFO";
 
 } // namespace offload::rt::omptarget
 

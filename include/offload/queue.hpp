@@ -109,7 +109,6 @@ private:
         else
           detail::copy_to_host(device, dst, src, bytes, where);
       }
-      const char *describe() const override { return "copy"; }
     };
     auto step = std::make_unique<copy_step>();
     step->device = device_;

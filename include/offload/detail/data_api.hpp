@@ -58,7 +58,6 @@ bool event_done(const event_state &event);
 struct queue_step {
   virtual ~queue_step() = default;
   virtual void run() = 0;
-  virtual const char *describe() const = 0;  ///< for errors: "copy at file:line"
 };
 
 } // namespace offload::detail
