@@ -95,6 +95,11 @@ int gpu_device_count() { return static_cast<int>(gpu_ids().size()); }
 
 int omp_device_number(int gpu) { return gpu_ids().at(gpu); }
 
+std::string gpu_uid(int gpu) {
+  const char *uid = omp_get_uid_from_device(gpu_ids().at(gpu));
+  return uid ? uid : "";
+}
+
 /// libomptarget keeps the name pointer of a map entry for as long as the entry lives (a region's
 /// entries outlive the call that made them), so names are interned for the process's lifetime.
 static const char *intern(std::string text) {

@@ -23,6 +23,9 @@ int gpu_device_count();
 /// libomptarget's device number of offload-cxx's GPU `gpu`.
 int omp_device_number(int gpu);
 
+/// The plugin's unique id of GPU `gpu` ("CUDA-GPU-…"), as the offload API (liboffload) reports it.
+std::string gpu_uid(int gpu);
+
 /// libomptarget's map-type bits for a kernel argument (TARGET_PARAM included).
 std::int64_t map_bits(detail::transfer how);
 

@@ -72,6 +72,16 @@ void launch(const launch_request &request) {
   if (g.x == 0 || g.y == 0 || g.z == 0 || t.x == 0 || t.y == 0 || t.z == 0)
     rt::fail(context(), "empty grid: workgroups " + dims(g) + ", threads " + dims(t) +
                             " (every extent must be at least 1)");
+  if (std::uint64_t n = std::uint64_t(t.x) * t.y * t.z; n > max_workgroup_threads ||
+                                                         t.z > max_workgroup_threads_z)
+    rt::fail(context(), "workgroups of " + dims(t) + " = " + std::to_string(n) +
+                            " threads exceed the limit of every device (" +
+                            std::to_string(max_workgroup_threads) + " threads, " +
+                            std::to_string(max_workgroup_threads_z) + " in z)");
+  if (g.x > max_workgroups_x || g.y > max_workgroups_yz || g.z > max_workgroups_yz)
+    rt::fail(context(), "a grid of " + dims(g) + " workgroups exceeds the limit of every device (" +
+                            std::to_string(max_workgroups_x) + " in x, " +
+                            std::to_string(max_workgroups_yz) + " in y and z)");
 
   const rt::device_choice device = rt::choose_device(request.device, kernel != nullptr, context);
   if (rt::info_flags())

@@ -39,6 +39,14 @@ inline constexpr int default_device = -1;
 /// present. GPUs are numbered 0, 1, ... in the order libomptarget finds them.
 inline constexpr int cpu_device = -2;
 
+/// Launch limits every device enforces alike (those of NVIDIA and AMD GPUs), so that a launch
+/// that runs on the CPU device runs on any GPU: at most 1024 threads in a workgroup (64 in z);
+/// at most 2^31-1 workgroups in x and 65535 in y and z.
+inline constexpr std::uint32_t max_workgroup_threads = 1024;
+inline constexpr std::uint32_t max_workgroup_threads_z = 64;
+inline constexpr std::uint32_t max_workgroups_x = 2147483647u;
+inline constexpr std::uint32_t max_workgroups_yz = 65535;
+
 /// The device that ran the calling thread's last successful launch, e.g. "CUDA device 0"
 /// or "CPU device (4 threads)"; empty before the first launch.
 std::string last_launch_device();

@@ -7,6 +7,7 @@
 #include <offload/atomic.hpp>
 #include <offload/buffer.hpp>
 #include <offload/device.hpp>
+#include <offload/device_info.hpp>
 #include <offload/launch.hpp>
 #include <offload/map.hpp>
 #include <offload/queue.hpp>

@@ -1,0 +1,159 @@
+// runtime/device_info.cpp — offload::gpu_count, describe_device, list_devices
+// (offload/device_info.hpp). GPU properties come from LLVM's offload API (liboffload:
+// olIterateDevices, olGetDeviceInfo), the vendor-neutral query libomptarget lacks; it is
+// initialised on the first query only, so programs that never ask pay nothing. A GPU is matched
+// to offload-cxx's GPU number through the plugin's device UID, which libomptarget reports too.
+#include "cpu_device.hpp"
+#include "devices.hpp"
+#include "gpu_device.hpp"
+#include "info.hpp"
+
+#include <offload/device_info.hpp>
+
+#include <OffloadAPI.h>
+
+#include <fstream>
+#include <mutex>
+#include <unistd.h>
+
+namespace offload {
+namespace {
+
+std::string info_string(ol_device_handle_t device, ol_device_info_t what) {
+  size_t size = 0;
+  if (olGetDeviceInfoSize(device, what, &size) || size == 0)
+    return {};
+  std::string text(size, '\0');
+  if (olGetDeviceInfo(device, what, size, text.data()))
+    return {};
+  text.resize(text.find('\0') == std::string::npos ? size : text.find('\0'));
+  return text;
+}
+
+template <class T> T info_value(ol_device_handle_t device, ol_device_info_t what) {
+  T value{};
+  if (olGetDeviceInfo(device, what, sizeof value, &value))
+    return T{};
+  return value;
+}
+
+std::string vendor_name(ol_platform_backend_t backend, const std::string &reported) {
+  switch (backend) {
+  case OL_PLATFORM_BACKEND_CUDA:
+    return "NVIDIA";
+  case OL_PLATFORM_BACKEND_AMDGPU:
+    return "AMD";
+  default:
+    return reported;
+  }
+}
+
+/// Every GPU liboffload sees, in its order, with offload-cxx's number where this program can
+/// launch on it.
+std::vector<device_info> query_gpus() {
+  std::vector<device_info> gpus;
+  if (ol_result_t r = olInit()) {
+    if (rt::info_flags())
+      rt::info_line("the offload API could not start (%s): no GPU is listed",
+                    r->Details ? r->Details : "no details");
+    return gpus;
+  }
+  std::vector<ol_device_handle_t> handles;
+  olIterateDevices(
+      [](ol_device_handle_t device, void *data) {
+        static_cast<std::vector<ol_device_handle_t> *>(data)->push_back(device);
+        return true;
+      },
+      &handles);
+  std::vector<std::string> usable_uids;
+  for (int g = 0, n = rt::gpu_device_count(); g < n; ++g)
+    usable_uids.push_back(rt::gpu_uid(g));
+  for (ol_device_handle_t h : handles) {
+    auto platform = info_value<ol_platform_handle_t>(h, OL_DEVICE_INFO_PLATFORM);
+    ol_platform_backend_t backend = OL_PLATFORM_BACKEND_UNKNOWN;
+    if (platform)
+      olGetPlatformInfo(platform, OL_PLATFORM_INFO_BACKEND, sizeof backend, &backend);
+    if (backend == OL_PLATFORM_BACKEND_HOST || backend == OL_PLATFORM_BACKEND_UNKNOWN)
+      continue;  // the CPU device is offload-cxx's own
+    device_info d;
+    d.is_gpu = true;
+    d.name = info_string(h, OL_DEVICE_INFO_PRODUCT_NAME);
+    d.arch = info_string(h, OL_DEVICE_INFO_NAME);
+    if (d.name.empty())
+      d.name = d.arch;
+    d.vendor = vendor_name(backend, info_string(h, OL_DEVICE_INFO_VENDOR));
+    d.memory_bytes = info_value<std::uint64_t>(h, OL_DEVICE_INFO_GLOBAL_MEM_SIZE);
+    d.compute_units = info_value<std::uint32_t>(h, OL_DEVICE_INFO_NUM_COMPUTE_UNITS);
+    d.max_workgroup_threads = info_value<std::uint32_t>(h, OL_DEVICE_INFO_MAX_WORK_GROUP_SIZE);
+    const std::string uid = info_string(h, OL_DEVICE_INFO_UID);
+    for (std::size_t g = 0; g < usable_uids.size(); ++g)
+      if (!uid.empty() && uid == usable_uids[g]) {
+        d.device = static_cast<int>(g);
+        d.usable = true;
+      }
+    gpus.push_back(std::move(d));
+  }
+  // A plugin whose UIDs liboffload and libomptarget spell differently: number in order.
+  bool matched = false;
+  for (const device_info &d : gpus)
+    matched |= d.usable;
+  if (!matched && !usable_uids.empty() && gpus.size() >= usable_uids.size())
+    for (std::size_t g = 0; g < usable_uids.size(); ++g) {
+      gpus[g].device = static_cast<int>(g);
+      gpus[g].usable = true;
+    }
+  return gpus;
+}
+
+const std::vector<device_info> &gpus() {
+  static const std::vector<device_info> all = query_gpus();
+  return all;
+}
+
+std::string cpu_model_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      std::string name = line.substr(line.find(':') + 1);
+      return name.substr(name.find_first_not_of(' '));
+    }
+  return "CPU";
+}
+
+device_info cpu_info() {
+  device_info d;
+  d.device = cpu_device;
+  d.usable = true;
+  d.name = cpu_model_name();
+  d.vendor = "offload-cxx";
+  d.arch = "host";
+  d.memory_bytes = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                   static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  d.compute_units = rt::cpu_device_threads();
+  d.max_workgroup_threads = max_workgroup_threads;
+  return d;
+}
+
+} // namespace
+
+int gpu_count() { return rt::gpu_device_count(); }
+
+device_info describe_device(int device) {
+  if (device == cpu_device)
+    return cpu_info();
+  if (device >= 0 && device < gpu_count())
+    for (const device_info &d : gpus())
+      if (d.device == device)
+        return d;
+  rt::fail("describe_device(" + std::to_string(device) + ")",
+           "no such device (" + std::to_string(gpu_count()) +
+               " usable GPUs; offload::cpu_device is the CPU device)");
+}
+
+std::vector<device_info> list_devices() {
+  std::vector<device_info> all = gpus();
+  all.push_back(cpu_info());
+  return all;
+}
+
+} // namespace offload
