@@ -20,6 +20,30 @@
 #include <utility>
 #include <vector>
 
+// Boost.Context switches stacks in assembly, behind the sanitizers' backs: AddressSanitizer must
+// be told each switch (else it reports false stack overflows and bad fake-stack accesses) and
+// ThreadSanitizer needs one fiber per work-item (else it mixes their shadow stacks).
+#if defined(__SANITIZE_ADDRESS__)
+#define OFFLOAD_CXX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OFFLOAD_CXX_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define OFFLOAD_CXX_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define OFFLOAD_CXX_TSAN 1
+#endif
+#endif
+#if defined(OFFLOAD_CXX_ASAN)
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(OFFLOAD_CXX_TSAN)
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace offload::detail {
 thread_local cpu_item current_cpu_item;
 } // namespace offload::detail
@@ -154,10 +178,53 @@ namespace {
 
 namespace ctx = boost::context;
 
+/// What the sanitizers know of one execution context (a work-item's fiber or the scheduler):
+/// its stack (AddressSanitizer) and its fiber (ThreadSanitizer). Unused in other builds.
+struct sanitizer_context {
+  const void *stack_bottom = nullptr;
+  std::size_t stack_size = 0;
+  void *tsan_fiber = nullptr;
+};
+
+/// Call just before switching to `to`; `fake_stack` keeps the current context's ASan fake stack
+/// (nullptr: the current fiber is ending and its fake stack is freed).
+inline void before_switch([[maybe_unused]] void **fake_stack,
+                          [[maybe_unused]] const sanitizer_context &to) {
+#if defined(OFFLOAD_CXX_ASAN)
+  __sanitizer_start_switch_fiber(fake_stack, to.stack_bottom, to.stack_size);
+#endif
+#if defined(OFFLOAD_CXX_TSAN)
+  __tsan_switch_to_fiber(to.tsan_fiber, 0);
+#endif
+}
+
+/// Call first thing after a switch; records the stack we came from in `from` if not null.
+inline void after_switch([[maybe_unused]] void *fake_stack,
+                         [[maybe_unused]] sanitizer_context *from) {
+#if defined(OFFLOAD_CXX_ASAN)
+  __sanitizer_finish_switch_fiber(fake_stack, from ? &from->stack_bottom : nullptr,
+                                  from ? &from->stack_size : nullptr);
+#endif
+}
+
+/// The pool's stacks, recording each one's bounds for AddressSanitizer.
+struct recorded_stack {
+  ctx::pooled_fixedsize_stack *pool;
+  sanitizer_context *record;
+  ctx::stack_context allocate() {
+    ctx::stack_context s = pool->allocate();
+    record->stack_bottom = static_cast<char *>(s.sp) - s.size;
+    record->stack_size = s.size;
+    return s;
+  }
+  void deallocate(ctx::stack_context &s) noexcept { pool->deallocate(s); }
+};
+
 /// The fibers of the workgroup this host thread runs (fiber mode only).
 struct workgroup_fibers {
   std::vector<ctx::fiber> items;         // one per work-item, suspended at a barrier
   ctx::fiber *scheduler_sink = nullptr;  // the running fiber's way back to the scheduler
+  sanitizer_context scheduler;           // the scheduler's stack and fiber, for the sanitizers
 };
 thread_local workgroup_fibers *current_fibers = nullptr;
 thread_local std::vector<unsigned char> dynamic_shared_memory;
@@ -181,11 +248,37 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const dim3 &
   workgroup_fibers fibers;
   const std::uint32_t count = block.x * block.y * block.z;
   fibers.items.reserve(count);
+  std::vector<sanitizer_context> contexts(count);
+#if defined(OFFLOAD_CXX_TSAN)
+  // ThreadSanitizer's fibers are costly to make: each host thread keeps its own for reuse.
+  // (A kernel may launch one on this thread in turn: an inner workgroup takes the next ones.)
+  struct tsan_fibers {
+    std::vector<void *> made;
+    std::size_t in_use = 0;
+    ~tsan_fibers() {
+      for (void *f : made)
+        __tsan_destroy_fiber(f);
+    }
+  };
+  static thread_local tsan_fibers reusable;
+  const std::size_t first = reusable.in_use;
+  while (reusable.made.size() < first + count)
+    reusable.made.push_back(__tsan_create_fiber(0));
+  reusable.in_use += count;
+  struct release_fibers {
+    std::size_t count;
+    ~release_fibers() { reusable.in_use -= count; }
+  } release{count};
+  fibers.scheduler.tsan_fiber = __tsan_get_current_fiber();
+  for (std::uint32_t i = 0; i < count; ++i)
+    contexts[i].tsan_fiber = reusable.made[first + i];
+#endif
   std::exception_ptr error;
   for (std::uint32_t i = 0; i < count; ++i) {
     const dim3 index{i % block.x, i / block.x % block.y, i / block.x / block.y};
-    fibers.items.emplace_back(std::allocator_arg, stacks,
+    fibers.items.emplace_back(std::allocator_arg, recorded_stack{&stacks, &contexts[i]},
                               [&request, &fibers, &error, index](ctx::fiber &&sink) {
+                                after_switch(nullptr, &fibers.scheduler);
                                 fibers.scheduler_sink = &sink;
                                 detail::current_cpu_item.thread = index;
                                 try {
@@ -194,17 +287,23 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const dim3 &
                                   if (!error)
                                     error = std::current_exception();
                                 }
+                                before_switch(nullptr, fibers.scheduler);  // this fiber ends
                                 return std::move(sink);
                               });
   }
   workgroup_fibers *outer = std::exchange(current_fibers, &fibers);
   for (bool running = true; running;) {
     running = false;
-    for (ctx::fiber &f : fibers.items)
+    for (std::uint32_t i = 0; i < count; ++i) {
+      ctx::fiber &f = fibers.items[i];
       if (f) {
+        void *fake_stack = nullptr;
+        before_switch(&fake_stack, contexts[i]);
         f = std::move(f).resume();  // runs the work-item to its next barrier or its end
+        after_switch(fake_stack, nullptr);
         running |= bool(f);
       }
+    }
   }
   current_fibers = outer;
   if (error)
@@ -259,7 +358,10 @@ void cpu_barrier() {
   }
   const dim3 me = current_cpu_item.thread;
   boost::context::fiber *sink = fibers->scheduler_sink;
+  void *fake_stack = nullptr;
+  rt::before_switch(&fake_stack, fibers->scheduler);
   *sink = std::move(*sink).resume();  // back to the scheduler until the next round
+  rt::after_switch(fake_stack, &fibers->scheduler);
   fibers->scheduler_sink = sink;
   current_cpu_item.thread = me;
 }
