@@ -1,10 +1,14 @@
 // compiler/DevicePass.cpp — see DevicePass.h.
 #include "DevicePass.h"
 
+#include <cstring>
+#include <set>
+
 #include "DeviceImageFile.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Demangle/Demangle.h"
@@ -136,6 +140,24 @@ Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string 
   return Bitcode;
 }
 
+/// The kernel (its host name, demangled) whose device code reaches a call to F: callers are
+/// followed up to an entry `__offload_entry<mangled kernel>`.
+static std::string kernelReaching(const Function &F) {
+  std::vector<const Function *> Work = {&F};
+  std::set<const Function *> Seen = {&F};
+  while (!Work.empty()) {
+    const Function *G = Work.back();
+    Work.pop_back();
+    if (G->getName().starts_with("__offload_entry"))
+      return demangle(G->getName().drop_front(strlen("__offload_entry")).str());
+    for (const User *U : G->users())
+      if (const auto *I = dyn_cast<Instruction>(U))
+        if (const Function *Caller = I->getFunction(); Caller && Seen.insert(Caller).second)
+          Work.push_back(Caller);
+  }
+  return "?";
+}
+
 Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
                         const std::string &Arch, const Toolchain &Tools) {
   LLVMContext Ctx;
@@ -193,11 +215,17 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
           Arch.c_str(), Name.str().c_str(), Arch.c_str(),
           Nvidia ? "" : " (ROCm's device libraries are not packaged): build this program for "
                         "NVIDIA or the CPU device, or avoid <cmath> in its kernels");
+    const std::string Kernel = kernelReaching(F), Callee = demangle(Name.str());
+    if (Kernel == Callee)
+      return createStringError(inconvertibleErrorCode(),
+                               "kernel '%s' is launched, but none of the linked objects defines "
+                               "it for the device (is its file missing from the link?)",
+                               Kernel.c_str());
     return createStringError(inconvertibleErrorCode(),
-                             "device code calls '%s', which none of the linked objects "
-                             "defines for the device (is its file missing from the link, or "
-                             "is the function not marked OFFLOAD_KERNEL or inline?)",
-                             demangle(Name.str()).c_str());
+                             "kernel '%s' calls '%s', which has no definition for the device: "
+                             "none of the linked objects defines it (is its file missing from "
+                             "the link, or is its body in a file the kernel's file cannot see?)",
+                             Kernel.c_str(), Callee.c_str());
   }
   // Entries are weak_odr while translation units are linked (one instantiation launched from
   // several files is one entry); the image defines each once, with default linkage.

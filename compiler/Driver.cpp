@@ -2,9 +2,12 @@
 //   host metadata (manifest) -> device (device.bin) -> host (the program)
 // in one command, or one at a time with --pass, like the seed's -Zoffload=HostMetadata|Device|Host.
 // Options are declared in one table below; each says which pass consumes it.
+#include "Build.h"
+#include "Commands.h"
 #include "DevicePass.h"
 #include "HostMetadataPass.h"
 #include "HostPass.h"
+#include "Launcher.h"
 #include "Manifest.h"
 #include "ObjectFiles.h"
 #include "Subprocess.h"
@@ -13,7 +16,11 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -56,7 +63,9 @@ cl::opt<std::string> Standard("std", cl::desc("C++ standard (default c++20; at l
                               cl::value_desc("c++20"), cl::cat(Category));
 cl::opt<std::string> OptLevel("O", cl::desc("Optimisation level for host and device code"),
                               cl::Prefix, cl::ValueOptional, cl::value_desc("0-3"), cl::cat(Category));
-cl::opt<bool> Debug("g", cl::desc("Host debug information"), cl::cat(Category));
+cl::opt<std::string> Debug("g", cl::desc("Host debug information (-g, -g3, -ggdb, ... as g++)"),
+                           cl::Prefix, cl::ValueOptional, cl::value_desc("level"),
+                           cl::cat(Category));
 cl::opt<bool> CompileOnly("c",
                           cl::desc("Compile each source to an object holding its host code and "
                                    "its device code (link the objects with offload-cxx)"),
@@ -79,6 +88,10 @@ cl::list<std::string> LinkDirs("L", cl::desc("Add a library directory"), cl::Pre
                                cl::value_desc("dir"), cl::cat(Category));
 
 // --- Driver behaviour ---
+cl::opt<bool> PrintOffloadArchs("print-offload-archs",
+                                cl::desc("Print the architectures this installation can build "
+                                         "for, one a line with a note, and exit"),
+                                cl::cat(Category));
 cl::opt<bool> Verbose("v", cl::desc("Print each pass and command with its time"), cl::cat(Category));
 cl::opt<bool> DryRun("dry-run", cl::desc("Print the commands, run none (also -###)"),
                      cl::cat(Category));
@@ -94,35 +107,19 @@ cl::opt<bool> SaveTemps("save-temps",
 }
 
 void check(Error E) {
-  if (E)
-    fail(toString(std::move(E)));
+  if (!E)
+    return;
+  if (E.isA<ReportedError>()) {  // clang printed the diagnostics
+    consumeError(std::move(E));
+    std::exit(1);
+  }
+  fail(toString(std::move(E)));
 }
 
 template <class T> T check(Expected<T> V) {
   if (!V)
-    fail(toString(V.takeError()));
+    check(V.takeError());
   return std::move(*V);
-}
-
-std::string executableDir(const char *Argv0) {
-  std::string Exe = sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&executableDir));
-  return sys::path::parent_path(Exe).str();
-}
-
-/// Where this installation keeps its headers and runtime: beside the executable (../include,
-/// ../lib), as installed or as in the build tree; the source tree's include/ as a fallback.
-struct Layout {
-  std::string IncludeDir, RuntimeLibDir;
-};
-
-Layout findLayout(const char *Argv0) {
-  std::string Root = sys::path::parent_path(executableDir(Argv0)).str();
-  Layout L;
-  L.IncludeDir = Root + "/include";
-  if (!sys::fs::exists(L.IncludeDir + "/offload/offload.hpp"))
-    L.IncludeDir = OFFLOAD_CXX_SOURCE_INCLUDE_DIR;
-  L.RuntimeLibDir = Root + "/lib";
-  return L;
 }
 
 std::vector<std::string> compileArgs() {
@@ -141,117 +138,124 @@ std::vector<std::string> compileArgs() {
   return Args;
 }
 
-/// The GPUs of this machine as offload architectures (nvidia-smi; the kernel's KFD topology).
-std::vector<std::string> nativeArchs() {
+
+/// The GPU names `ptxas --help` lists ('sm_90', 'sm_90a', ...); empty if it cannot be run.
+std::vector<std::string> ptxasArchs(const std::string &Ptxas) {
   std::vector<std::string> Archs;
-  if (ErrorOr<std::string> Smi = sys::findProgramByName("nvidia-smi")) {
-    SmallString<128> Out;
-    sys::fs::createTemporaryFile("offload-cxx-smi", "txt", Out);
-    std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef("")};
-    StringRef Args[] = {*Smi, "--query-gpu=compute_cap", "--format=csv,noheader"};
-    if (sys::ExecuteAndWait(*Smi, Args, std::nullopt, Redirects) == 0)
-      if (auto Buf = MemoryBuffer::getFile(Out)) {
-        SmallVector<StringRef> Lines;
-        (*Buf)->getBuffer().split(Lines, '\n', -1, false);
-        for (StringRef Line : Lines) {
-          auto [Major, Minor] = Line.trim().split('.');
-          std::string Arch = ("sm_" + Major + Minor).str();
-          if (!Major.empty() && llvm::find(Archs, Arch) == Archs.end())
-            Archs.push_back(Arch);
-        }
-      }
-    sys::fs::remove(Out);
-  }
-  std::error_code EC;
-  for (sys::fs::directory_iterator It("/sys/class/kfd/kfd/topology/nodes", EC), End;
-       !EC && It != End; It.increment(EC)) {
-    auto Buf = MemoryBuffer::getFile(It->path() + "/properties", /*IsText=*/true);
-    if (!Buf)
-      continue;
-    SmallVector<StringRef> Lines;
-    (*Buf)->getBuffer().split(Lines, '\n');
-    for (StringRef Line : Lines) {
-      unsigned V = 0;
-      if (Line.consume_front("gfx_target_version ") && !Line.trim().getAsInteger(10, V) && V) {
-        std::string Arch = "gfx" + std::to_string(V / 10000) + std::to_string(V / 100 % 100) +
-                           utohexstr(V % 100, /*LowerCase=*/true);
-        if (llvm::find(Archs, Arch) == Archs.end())
-          Archs.push_back(Arch);
-      }
+  SmallString<128> Out;
+  if (sys::fs::createTemporaryFile("offload-cxx-ptxas", "txt", Out))
+    return Archs;
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef("")};
+  StringRef Args[] = {Ptxas, "--help"};
+  if (sys::ExecuteAndWait(Ptxas, Args, std::nullopt, Redirects) == 0)
+    if (auto Buf = MemoryBuffer::getFile(Out)) {
+      SmallVector<StringRef> Parts;
+      (*Buf)->getBuffer().split(Parts, '\'');
+      for (StringRef P : Parts)
+        if (P.starts_with("sm_") && P.size() < 12 && llvm::find(Archs, P.str()) == Archs.end())
+          Archs.push_back(P.str());
     }
-  }
+  sys::fs::remove(Out);
   return Archs;
 }
 
-/// Resolves --offload-arch (default native,host) and drops NVIDIA archs that came from
-/// "native" when no ptxas is installed, with one warning.
-std::vector<std::string> chooseArchs(const Toolchain &Tools) {
-  std::vector<std::string> Requested(OffloadArchs.begin(), OffloadArchs.end());
-  if (Requested.empty())
-    Requested = {"native", "host"};
-  std::vector<std::string> Archs;
-  for (const std::string &A : Requested) {
-    bool FromNative = A == "native";
-    std::vector<std::string> Expanded = FromNative ? nativeArchs() : std::vector{A};
-    for (const std::string &E : Expanded) {
-      check(tripleForArch(E).takeError());
-      if (FromNative && StringRef(E).starts_with("sm_") && Tools.Ptxas.empty()) {
-        WithColor::warning(errs(), "offload-cxx")
-            << "skipping the NVIDIA GPU (" << E
-            << ") found on this machine: no CUDA toolkit (ptxas) is installed; the program will "
-               "run on the CPU device\n";
-        continue;
-      }
-      if (llvm::find(Archs, E) == Archs.end())
-        Archs.push_back(E);
-    }
-  }
-  if (llvm::find(Archs, "host") == Archs.end())
-    Archs.push_back("host");  // the CPU device runs every program: it needs no image
-  return Archs;
+/// The processors LLVM 22's backend for Triple knows, in its order.
+std::vector<std::string> backendProcessors(StringRef TripleName, StringRef Prefix) {
+  InitializeAllTargetInfos();
+  InitializeAllTargetMCs();
+  std::vector<std::string> Names;
+  Triple T(TripleName);
+  std::string Err;
+  const Target *Tgt = TargetRegistry::lookupTarget(T, Err);
+  if (!Tgt)
+    return Names;
+  std::unique_ptr<MCSubtargetInfo> STI(Tgt->createMCSubtargetInfo(T, "", ""));
+  if (!STI)
+    return Names;
+  for (const SubtargetSubTypeKV &P : STI->getAllProcessorDescriptions())
+    if (StringRef(P.Key).starts_with(Prefix))
+      Names.push_back(P.Key);
+  return Names;
 }
 
-Toolchain findToolchain(const Layout &L) {
-  Toolchain T;
-  T.OffloadIncludeDir = L.IncludeDir;
-  T.Clang = check(findTool("clang++-22", {OFFLOAD_CXX_LLVM_BINDIR "/clang++"}));
-  T.Lld = check(findTool("ld.lld-22", {OFFLOAD_CXX_LLVM_BINDIR "/ld.lld"}));
-  if (const char *Chosen = std::getenv("OFFLOAD_CXX_PTXAS")) {
-    // An explicit choice: that ptxas, or none when it is not an executable.
-    if (sys::fs::can_execute(Chosen))
-      T.Ptxas = Chosen;
+/// --print-offload-archs: host always; sm_XX that both clang 22's NVPTX backend and the ptxas
+/// found accept, when there is one with libdevice; every gfx target of the AMDGPU backend
+/// (ld.lld links AMD code objects; no vendor toolkit is needed to build them).
+int printOffloadArchs(const Layout &L) {
+  Toolchain Tools = check(findToolchain(L));
+  outs() << "host\tthe CPU device: always built, runs every program\n";
+  if (Tools.Ptxas.empty()) {
+    outs() << "# NVIDIA sm_XX: none, no ptxas found (CUDA_PATH, /usr/local/cuda/bin, PATH or "
+              "OFFLOAD_CXX_PTXAS)\n";
+  } else if (!sys::fs::exists(Tools.Libdevice)) {
+    outs() << "# NVIDIA sm_XX: none, no libdevice beside " << Tools.Ptxas << " (expected "
+           << Tools.Libdevice << ")\n";
   } else {
-    std::vector<std::string> PtxasCandidates;
-    if (const char *Cuda = std::getenv("CUDA_PATH"))
-      PtxasCandidates.push_back(std::string(Cuda) + "/bin/ptxas");
-    PtxasCandidates.push_back("/usr/local/cuda/bin/ptxas");
-    if (Expected<std::string> P = findTool("ptxas", PtxasCandidates))
-      T.Ptxas = *P;
-    else
-      consumeError(P.takeError());
+    std::vector<std::string> Known = ptxasArchs(Tools.Ptxas);
+    std::vector<std::string> Sm = backendProcessors("nvptx64-nvidia-cuda", "sm_");
+    auto Number = [](StringRef A) {  // sm_90a -> 90
+      unsigned N = 0;
+      A.drop_front(3).take_while(isDigit).getAsInteger(10, N);
+      return N;
+    };
+    llvm::stable_sort(Sm, [&](const std::string &X, const std::string &Y) {
+      return std::make_pair(Number(X), X) < std::make_pair(Number(Y), Y);
+    });
+    for (const std::string &A : Sm)
+      if (llvm::find(Known, A) != Known.end())
+        outs() << A << "\tNVIDIA, PTX by clang 22, cubin by " << Tools.Ptxas << "\n";
   }
-  if (!T.Ptxas.empty()) {
-    SmallString<256> Cuda(sys::path::parent_path(sys::path::parent_path(T.Ptxas)));
-    sys::path::append(Cuda, "nvvm", "libdevice", "libdevice.10.bc");
-    T.Libdevice = std::string(Cuda);
-  }
-  return T;
+  for (const std::string &A : backendProcessors("amdgcn-amd-amdhsa", "gfx"))
+    outs() << A << "\tAMD, code object by clang 22 and " << Tools.Lld << "\n";
+  return 0;
 }
-
-struct Timer {
-  std::string What;
-  const CommandOptions &Options;
-  std::chrono::steady_clock::time_point Start = std::chrono::steady_clock::now();
-  ~Timer() {
-    std::chrono::duration<double, std::milli> T = std::chrono::steady_clock::now() - Start;
-    reportTime(What, T.count(), Options);
-  }
-};
 
 } // namespace
 
+/// Host compiler flags passed through, taken out of argv before the options are parsed (LLVM
+/// registers options of its own named W and f...): -f<flag> and -W<flag> go to the host compile
+/// and link (-fsanitize=thread reaches both), -Wl,<args> to the link only, -Xcompiler <arg>
+/// (-Xhost <arg>) to both. Not for subcommands: after `--` a launcher's command is its own.
+struct HostPassThrough {
+  std::vector<std::string> Compile, Link;
+};
+
+HostPassThrough takeHostFlags(int &argc, char **argv) {
+  HostPassThrough P;
+  static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher",
+                                            "link-launcher"};
+  if (argc > 1 && llvm::is_contained(Subcommands, StringRef(argv[1])))
+    return P;
+  int Out = 1;
+  for (int I = 1; I < argc; ++I) {
+    StringRef A = argv[I];
+    if (A == "--") {  // the rest are inputs
+      while (I < argc)
+        argv[Out++] = argv[I++];
+      break;
+    }
+    if ((A == "-Xcompiler" || A == "-Xhost") && I + 1 < argc) {
+      P.Compile.push_back(argv[I + 1]);
+      P.Link.push_back(argv[++I]);
+    } else if (A.starts_with("-Wl,")) {
+      P.Link.push_back(A.str());
+    } else if (A.starts_with("-W") && A.size() > 2) {
+      P.Compile.push_back(A.str());
+    } else if (A.starts_with("-f") && A.size() > 2) {
+      P.Compile.push_back(A.str());
+      P.Link.push_back(A.str());
+    } else {
+      argv[Out++] = argv[I];
+    }
+  }
+  argc = Out;
+  argv[argc] = nullptr;
+  return P;
+}
+
 int main(int argc, char **argv) {
   InitLLVM Init(argc, argv);
+  const HostPassThrough HostPass = takeHostFlags(argc, argv);
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) { OS << "offload-cxx " OFFLOAD_CXX_VERSION " (LLVM 22)\n"; });
   cl::ParseCommandLineOptions(
@@ -260,15 +264,34 @@ int main(int argc, char **argv) {
       "  offload-cxx -O2 fill.cpp -o fill                 all three passes\n"
       "  offload-cxx --pass=host-metadata fill.cpp -o fill.manifest\n"
       "  offload-cxx --pass=device --manifest=fill.manifest --offload-arch=sm_90,host -o device.bin\n"
-      "  offload-cxx --pass=host --device-image=device.bin fill.cpp -o fill\n\n"
+      "  offload-cxx --pass=host --device-image=device.bin fill.cpp -o fill\n"
+      "  offload-cxx devices [PROGRAM]                    the devices this machine has\n"
+      "  offload-cxx bundle PROGRAM... -o DIR             a folder that runs on a GPU node\n"
+      "  offload-cxx compile-launcher [--offload-arch=..] -- <compile command>   (CMake)\n"
+      "  offload-cxx link-launcher -- <link command>      CMake's launchers: find_package(OffloadCxx)\n"
+      "  offload-cxx --print-offload-archs                what this installation can build\n\n"
+      "Host compiler flags: -f<flag> (compile and link, e.g. -fsanitize=thread), -W<flag>\n"
+      "(compile), -Wl,<args> (link), -Xcompiler <arg> or -Xhost <arg> (compile and link).\n"
+      "-c, -o, -I, -D, -U, -std=, -O, -g, -l, -L behave as g++'s.\n\n"
       "Environment: CUDA_PATH (where ptxas is looked for first, then /usr/local/cuda/bin and\n"
       "PATH), OFFLOAD_CXX_PTXAS (this ptxas, or none if it is not an executable).\n"
       "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS and OMP_TARGET_OFFLOAD\n"
       "(see README.md).\n");
 
   const Layout L = findLayout(argv[0]);
+  if (DevicesCommand)
+    return runDevicesCommand(L);
+  if (BundleCommand)
+    return runBundleCommand(L);
+  if (CompileLauncherCommand)
+    return runCompileLauncher(L);
+  if (LinkLauncherCommand)
+    return runLinkLauncher(L);
+  if (PrintOffloadArchs)
+    return printOffloadArchs(L);
   CommandOptions Cmd{Verbose, DryRun};
   const std::vector<std::string> Flags = compileArgs();
+  const std::vector<std::string> &HostFlags = HostPass.Compile, &HostLinkFlags = HostPass.Link;
   std::string Opt = OptLevel.getNumOccurrences() ? "-O" + (OptLevel.empty() ? std::string("1") : std::string(OptLevel)) : "";
 
   if (Pass != "all" && Pass != "host-metadata" && Pass != "device" && Pass != "host")
@@ -279,6 +302,8 @@ int main(int argc, char **argv) {
     for (const std::string &In : Inputs)
       if (!sys::fs::exists(In))
         fail("no such file: '" + In + "'");
+      else if (sys::fs::is_directory(In))
+        fail("cannot read '" + In + "': it is a folder");
     if (CompileOnly && Inputs.size() > 1 && !Output.empty())
       fail("-o with -c names one object, but there are " + std::to_string(Inputs.size()) +
            " sources");
@@ -314,118 +339,54 @@ int main(int argc, char **argv) {
       sys::fs::remove_directories(TempDir);
   });
 
-  auto HostMetadata = [&]() {
-    Timer T{"host-metadata pass", Cmd};
-    HostMetadataOptions O{Inputs[0], Flags, L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR};
-    Expected<Manifest> M = runHostMetadataPass(O);
-    if (!M) {
-      consumeError(M.takeError());  // clang printed the diagnostics
-      std::exit(1);
-    }
-    return std::move(*M);
-  };
-  // The device pass's options; Archs only where they are chosen here (not at a link).
-  auto deviceOptions = [&](const Toolchain &Tools, const std::string &TempStem, bool WithArchs) {
-    DevicePassOptions O;
-    if (WithArchs)
-      O.Archs = chooseArchs(Tools);
-    if (!Opt.empty() && Opt != "-O0")
-      O.OptLevel = Opt;
-    O.TempDir = std::string(TempDir);
-    O.TempStem = TempStem;
-    O.Commands = Cmd;
-    return O;
-  };
-  auto Device = [&](const Manifest &M, StringRef Out) {
-    Timer T{"device pass", Cmd};
-    Toolchain Tools = findToolchain(L);
-    DevicePassOptions O = deviceOptions(Tools, Stem, /*WithArchs=*/true);
-    if (Verbose)
-      errs() << "offload-cxx: device pass for " << join(O.Archs, ",") << "\n";
-    check(runDevicePass(M, Tools, O, Out));
-  };
+  BuildSettings S;
+  S.L = L;
+  S.Commands = Cmd;
+  S.RequestedArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
+  S.OptLevel = Opt;
+  S.TempDir = std::string(TempDir);
+  S.Stem = Stem;
+
   auto hostOptions = [&]() {
     HostPassOptions O;
     O.HostCompiler = HostCompiler;
     O.CompileArgs = Flags;
     if (!Opt.empty())
       O.CompileArgs.push_back(Opt);
-    if (Debug)
-      O.CompileArgs.push_back("-g");
+    if (Debug.getNumOccurrences())
+      O.CompileArgs.push_back("-g" + Debug);
+    for (const std::string &F : HostFlags)
+      O.CompileArgs.push_back(F);
     for (const std::string &D : LinkDirs)
       O.LinkArgs.push_back("-L" + D);
     for (const std::string &Lib : LinkLibs)
       O.LinkArgs.push_back("-l" + Lib);
+    for (const std::string &F : HostLinkFlags)
+      O.LinkArgs.push_back(F);
     O.OffloadIncludeDir = L.IncludeDir;
     O.RuntimeLibDir = L.RuntimeLibDir;
-    O.LLVMLibDir = OFFLOAD_CXX_LLVM_LIBDIR;
+    O.LLVMLibDir = L.LLVMLibDir;
     O.TempDir = std::string(TempDir);
     O.TempStem = Stem;
     O.Commands = Cmd;
     return O;
   };
-  auto Host = [&](StringRef DeviceImage) {
-    Timer T{"host pass", Cmd};
-    HostPassOptions O = hostOptions();
-    check(runHostPass(std::vector<std::string>(Inputs.begin(), Inputs.end()), DeviceImage, O,
-                      Output));
+  auto Device = [&](const Manifest &M, StringRef Out) {
+    Timer T{"device pass", Cmd};
+    Toolchain Tools = check(findToolchain(L));
+    DevicePassOptions O = check(deviceOptions(S, Tools, Stem, /*WithArchs=*/true));
+    if (Verbose)
+      errs() << "offload-cxx: device pass for " << join(O.Archs, ",") << "\n";
+    check(runDevicePass(M, Tools, O, Out));
   };
 
   // -c: one object per source, with the device code inside (ObjectFiles.h).
   auto CompileToObject = [&](const std::string &Source, const std::string &Object) {
-    Inputs.clear();
-    Inputs.push_back(Source);
-    const std::string ObjectStem = Stem + "." + sys::path::stem(Source).str();
     HostPassOptions HO = hostOptions();
-    HO.TempStem = ObjectStem;
-    const std::string HostObject = std::string(TempDir) + "/" + ObjectStem + ".host.o";
-    RunningCommand HostCompile =
-        check(startCommand(check(hostCompileCommand(Source, HO, HostObject)), Cmd));
-    Manifest M = HostMetadata();
-    Toolchain Tools = findToolchain(L);
-    DevicePassOptions DO = deviceOptions(Tools, ObjectStem, /*WithArchs=*/true);
-    DeviceImageFile File;
-    File.Kernels = M;
-    for (const std::string &Arch : DO.Archs) {
-      if (Arch == "host" || M.Kernels.empty())
-        continue;
-      std::string Bitcode = check(compileDeviceBitcode(M, Arch, Tools, DO));
-      DeviceImage Image;
-      Image.Triple = check(tripleForArch(Arch));
-      Image.Arch = Arch;
-      Image.Kind = object::IMG_Bitcode;
-      if (!DryRun)
-        Image.Bytes = check(errorOrToExpected(MemoryBuffer::getFile(Bitcode)))->getBuffer().str();
-      File.Images.push_back(std::move(Image));
-    }
-    check(finishCommand(HostCompile, Cmd));
-    check(embedDeviceCode(check(findTool("llvm-objcopy-22", {OFFLOAD_CXX_LLVM_BINDIR "/llvm-objcopy"})),
-                          HostObject, File, DO.TempDir + "/" + DO.TempStem + ".offload", Object, Cmd));
-  };
-
-  // Link: objects and static libraries, their device code linked per architecture.
-  auto LinkObjects = [&](const std::vector<std::string> &Objects) {
-    Timer T{"link", Cmd};
-    std::vector<DeviceImageFile> Files;
-    for (const std::string &O : Objects) {
-      if (DryRun && !sys::fs::exists(O))
-        continue;
-      for (DeviceImageFile &F : check(readDeviceCode(O)))
-        Files.push_back(std::move(F));
-    }
-    MergedDeviceCode Merged = check(mergeDeviceCode(Files, (TempDir + "/" + Stem).str()));
-    Toolchain Tools = findToolchain(L);
-    DevicePassOptions DO = deviceOptions(Tools, Stem + ".linked", /*WithArchs=*/false);
-    DeviceImageFile Program;
-    Program.Kernels = Merged.Kernels;
-    for (auto &[Arch, Bitcodes] : Merged.BitcodeByArch) {
-      std::string Linked = DO.TempDir + "/" + DO.TempStem + "." + Arch + ".bc";
-      if (!DryRun)
-        check(linkDeviceBitcode(Bitcodes, Linked, Arch, Tools));
-      DeviceImage Image = check(lowerDeviceBitcode(Linked, Arch, Tools, DO));
-      Program.Images.push_back(std::move(Image));
-    }
-    check(linkProgram(Objects, Program, hostOptions(), Output));
+    const std::string HostObject =
+        std::string(TempDir) + "/" + Stem + "." + sys::path::stem(Source).str() + ".host.o";
+    check(compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
+                          HostObject, Object));
   };
 
   if (CompileOnly) {
@@ -439,6 +400,7 @@ int main(int argc, char **argv) {
   }
   const bool AllOneSource = Inputs.size() == 1 && IsSource(Inputs[0]);
   if (Pass == "all" && !AllOneSource) {
+    // Link: objects and static libraries, their device code linked per architecture.
     std::vector<std::string> Sources(Inputs.begin(), Inputs.end()), Objects;
     for (const std::string &In : Sources) {
       if (IsSource(In)) {
@@ -449,12 +411,14 @@ int main(int argc, char **argv) {
         Objects.push_back(In);
       }
     }
-    LinkObjects(Objects);
+    Timer T{"link", Cmd};
+    DeviceImageFile Program = check(linkDeviceCode(S, Objects));
+    check(linkProgram(Objects, Program, hostOptions(), Output));
     return 0;
   }
 
   if (Pass == "host-metadata") {
-    Manifest M = HostMetadata();
+    Manifest M = check(runHostMetadata(S, Inputs[0], Flags));
     check(writeManifest(M, Output));
   } else if (Pass == "device") {
     if (ManifestPath.empty())
@@ -466,7 +430,9 @@ int main(int argc, char **argv) {
       fail("--pass=host needs --device-image=PATH");
     if (!sys::fs::exists(DeviceImagePath))
       fail("no such file: '" + DeviceImagePath + "'");
-    Host(DeviceImagePath);
+    Timer T{"host pass", Cmd};
+    check(runHostPass(std::vector<std::string>(Inputs.begin(), Inputs.end()), DeviceImagePath,
+                      hostOptions(), Output));
   } else {
     // The host compile needs nothing from the other passes: it runs while they do.
     HostPassOptions HO = hostOptions();
@@ -474,7 +440,12 @@ int main(int argc, char **argv) {
         (TempDir + "/" + Stem + "." + sys::path::stem(Inputs[0]) + ".host.o").str();
     RunningCommand HostCompile = check(
         startCommand(check(hostCompileCommand(Inputs[0], HO, HostObject)), Cmd));
-    Manifest M = HostMetadata();
+    Expected<Manifest> Parsed = runHostMetadata(S, Inputs[0], Flags);
+    if (!Parsed) {
+      consumeError(finishCommand(HostCompile, Cmd));  // its diagnostics, too
+      check(Parsed.takeError());
+    }
+    Manifest M = std::move(*Parsed);
     std::string ManifestOut = (TempDir + "/" + Stem + ".manifest").str();
     if (SaveTemps)
       check(writeManifest(M, ManifestOut));

@@ -87,6 +87,18 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   ArrayType *ArchsTy = ArrayType::get(Ptr, Archs.size());
   auto *ArchsVar = new GlobalVariable(*M, ArchsTy, true, GlobalValue::InternalLinkage,
                                       ConstantArray::get(ArchsTy, Archs), ".offload_cxx.archs");
+  // The same list as one string in a section of its own, for tools that read a program file
+  // without running it (`offload-cxx devices PROGRAM`, `offload-cxx bundle`).
+  std::string ArchList;
+  for (const DeviceImage &I : File.Images)
+    ArchList += I.Arch + ",";
+  ArchList += "host";
+  auto *ArchListVar = new GlobalVariable(
+      *M, ArrayType::get(Type::getInt8Ty(Ctx), ArchList.size() + 1), true,
+      GlobalValue::InternalLinkage, ConstantDataArray::getString(Ctx, ArchList),
+      ".offload_cxx.arch_list");
+  ArchListVar->setSection(ProgramArchsSection);
+  appendToCompilerUsed(*M, {ArchListVar});
   StructType *ProgramTy = StructType::create(Ctx, {I32, I32, Ptr, I32, Ptr}, "offload_cxx_program");
   auto *Program = new GlobalVariable(
       *M, ProgramTy, true, GlobalValue::InternalLinkage,

@@ -21,6 +21,9 @@
 
 namespace offload::compiler {
 
+/// The section of a linked program that lists its architectures ("sm_90,host").
+inline constexpr const char *ProgramArchsSection = ".offload_cxx_archs";
+
 struct HostPassOptions {
   std::string HostCompiler = "g++";
   std::vector<std::string> CompileArgs;  ///< the user's flags for the host compile

@@ -1,6 +1,8 @@
 // compiler/ObjectFiles.cpp — see ObjectFiles.h.
 #include "ObjectFiles.h"
 
+#include "HostPass.h"
+
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -51,7 +53,9 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input) 
   Expected<std::unique_ptr<object::Binary>> Bin =
       object::createBinary((*Buffer)->getMemBufferRef());
   if (!Bin)
-    return createFileError(Input, Bin.takeError());
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot read '%s': it is not an object file or archive (%s)",
+                             Input.c_str(), toString(Bin.takeError()).c_str());
   if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
     auto File = fromObject(*Obj, Input);
     if (!File)
@@ -118,6 +122,41 @@ Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &F
     }
   }
   return Merged;
+}
+
+Expected<std::vector<std::string>> readProgramArchs(const std::string &Path) {
+  auto Bin = object::createBinary(Path);
+  if (!Bin)
+    return createStringError(inconvertibleErrorCode(), "cannot read '%s': %s", Path.c_str(),
+                             toString(Bin.takeError()).c_str());
+  auto *Obj = dyn_cast<object::ObjectFile>(Bin->getBinary());
+  if (!Obj)
+    return createStringError(inconvertibleErrorCode(), "'%s' is not a program", Path.c_str());
+  for (const object::SectionRef &S : Obj->sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (!Name || *Name != ProgramArchsSection) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents)
+      return Contents.takeError();
+    // One NUL-terminated list per registration object linked in.
+    SmallVector<StringRef> Lists, Parts;
+    Contents->split(Lists, '\0', -1, /*KeepEmpty=*/false);
+    std::vector<std::string> Archs;
+    for (StringRef List : Lists) {
+      Parts.clear();
+      List.split(Parts, ',', -1, /*KeepEmpty=*/false);
+      for (StringRef A : Parts)
+        if (llvm::find(Archs, A.trim().str()) == Archs.end())
+          Archs.push_back(A.trim().str());
+    }
+    return Archs;
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "'%s' was not built by offload-cxx (it has no %s section)",
+                           Path.c_str(), ProgramArchsSection);
 }
 
 } // namespace offload::compiler

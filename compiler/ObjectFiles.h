@@ -38,4 +38,8 @@ struct MergedDeviceCode {
 llvm::Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &Files,
                                                  const std::string &TempPrefix);
 
+/// The architectures a linked program holds code for ("sm_90", ..., "host"), read from its
+/// ProgramArchsSection (HostPass.h); an error naming Path if it is not an offload-cxx program.
+llvm::Expected<std::vector<std::string>> readProgramArchs(const std::string &Path);
+
 } // namespace offload::compiler

@@ -4,6 +4,7 @@
 // memory, so allocation is aligned host memory and regions copy nothing.
 #include "cpu_device.hpp"
 #include "devices.hpp"
+#include "fault_report.hpp"
 #include "gpu_device.hpp"
 #include "info.hpp"
 #include "omptarget_abi.hpp"
@@ -23,9 +24,16 @@ std::string at(source_loc where) { return rt::short_location(where); }
 
 std::string bytes_text(std::uint64_t bytes) {
   char text[64];
-  if (bytes >= (1ull << 30))
-    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(1ull << 30));
-  else
+  static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes >= 1024) {
+    double v = double(bytes) / 1024;
+    int u = 0;
+    while (v >= 1024 && u < 5) {
+      v /= 1024;
+      ++u;
+    }
+    std::snprintf(text, sizeof text, "%.2f %s", v, units[u]);
+  } else
     std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
   return text;
 }
@@ -36,6 +44,11 @@ device_handle resolve_device(int requested, const char *what, source_loc where) 
     return std::string(what) + " at " + at(where);
   });
   return {c.gpu};
+}
+
+void copy_does_not_fit(std::size_t n, std::size_t capacity, source_loc where) {
+  rt::fail("copy at " + at(where), std::to_string(n) + " elements do not fit a buffer of " +
+                                       std::to_string(capacity));
 }
 
 void *device_allocate(device_handle device, std::uint64_t bytes, source_loc where) {
@@ -123,6 +136,9 @@ void region_data(device_handle device, data_op op, const arg_desc *maps, std::ui
   auto *call = op == data_op::begin ? &__tgt_target_data_begin_mapper
                : op == data_op::end ? &__tgt_target_data_end_mapper
                                     : &__tgt_target_data_update_mapper;
+  static const std::string region = "";
+  rt::fault_scope scope(op == data_op::begin ? "data region opened" : op == data_op::end ? "data region closed" : "data region updated",
+                        region, "", where.file, where.line, rt::gpu_device_name(device.gpu));
   call(loc.ident(), id, count, packed.pointers.data(), packed.pointers.data(), packed.sizes.data(),
        packed.types.data(), packed.name_ptrs.data(), nullptr);
 }

@@ -16,6 +16,20 @@ bool env_is(const char *name, const char *value) {
   const char *v = std::getenv(name);
   return v && strcasecmp(v, value) == 0;
 }
+/// Why the environment's settings cannot be used, or empty: checked once, at the first launch
+/// or device choice, so a typo is an error rather than silently ignored.
+std::string environment_problem() {
+  if (const char *d = std::getenv("OFFLOAD_DEVICE"); d && *d && strcasecmp(d, "cpu") != 0)
+    return std::string("OFFLOAD_DEVICE=") + d + " is not understood (set it to cpu to run on the "
+           "CPU device, or leave it unset)";
+  if (const char *t = std::getenv("OFFLOAD_CPU_THREADS"); t && *t) {
+    char *end = nullptr;
+    long n = std::strtol(t, &end, 10);
+    if (*end != '\0' || n < 1 || n > 4096)
+      return std::string("OFFLOAD_CPU_THREADS=") + t + " is not a number of threads from 1 to 4096";
+  }
+  return {};
+}
 } // namespace
 
 void fail(const std::string &context, const std::string &why) {
@@ -30,6 +44,11 @@ std::string short_location(const detail::source_loc &where) {
 device_choice choose_device_or_explain(int requested, bool has_image, std::string &why) {
   static const bool cpu_forced = env_is("OFFLOAD_DEVICE", "cpu");
   static const bool mandatory = env_is("OMP_TARGET_OFFLOAD", "mandatory");
+  static const std::string bad_environment = environment_problem();
+  if (!bad_environment.empty()) {
+    why = bad_environment;
+    return {};
+  }
   const int gpus = cpu_forced ? 0 : gpu_device_count();
   int gpu = -1;
   if (requested >= 0) {

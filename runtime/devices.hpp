@@ -11,6 +11,10 @@
 
 namespace offload::rt {
 
+/// Makes an offload::error nobody catches end the program with its one-line message and exit
+/// status 1 (not std::terminate's abort). Installed when a program registers, and by launches.
+void install_terminate_handler();
+
 /// Throws offload::error("offload-cxx: error: <context>: <why>").
 [[noreturn]] void fail(const std::string &context, const std::string &why);
 

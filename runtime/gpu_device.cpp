@@ -2,6 +2,7 @@
 #include "gpu_device.hpp"
 
 #include "devices.hpp"
+#include "fault_report.hpp"
 #include "info.hpp"
 #include "omptarget_abi.hpp"
 #include "registry.hpp"
@@ -213,6 +214,8 @@ void gpu_device_run(int device, const detail::launch_request &request,
   args.thread_limit[2] = request.threads.z;
   args.dyn_cgroup_mem = request.dynamic_shared_bytes;
 
+  fault_scope scope("kernel '", kernel.name, "' launched", request.where.file,
+                    request.where.line, gpu_device_name(device));
   int rc = __tgt_target_kernel(site.location->ident(), gpu_ids().at(device),
                                static_cast<std::int32_t>(request.workgroups.x),
                                static_cast<std::int32_t>(request.threads.x),

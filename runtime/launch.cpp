@@ -36,6 +36,13 @@ std::terminate_handler previous_terminate = nullptr;
     previous_terminate();
   std::abort();
 }
+
+std::string dims(const dim3 &d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+} // namespace
+
+namespace rt {
 void install_terminate_handler() {
   static const bool installed = [] {
     previous_terminate = std::set_terminate(terminate_on_offload_error);
@@ -43,18 +50,14 @@ void install_terminate_handler() {
   }();
   (void)installed;
 }
-
-std::string dims(const dim3 &d) {
-  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
-}
-} // namespace
+} // namespace rt
 
 std::string last_launch_device() { return last_device ? *last_device : std::string(); }
 
 namespace detail {
 
 void launch(const launch_request &request) {
-  install_terminate_handler();
+  rt::install_terminate_handler();
   const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
   // Names and places are text only for errors and OFFLOAD_INFO: launches are a hot path.
   auto name = [&]() -> std::string {

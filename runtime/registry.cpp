@@ -1,6 +1,8 @@
 // runtime/registry.cpp — see registry.hpp.
 #include "registry.hpp"
 
+#include "devices.hpp"
+
 #include "vendor/cuda_context.hpp"
 
 #include <algorithm>
@@ -46,6 +48,7 @@ extern "C" void __offload_cxx_register_program(const offload_cxx_program *progra
                  program->version, OFFLOAD_CXX_PROGRAM_VERSION);
     std::exit(1);
   }
+  offload::rt::install_terminate_handler();
   // A program with NVIDIA images: choose the CUDA contexts' scheduling before libomptarget's
   // CUDA plugin starts (this constructor runs before the one that registers the images).
   for (std::uint32_t i = 0; i < program->num_archs; ++i)

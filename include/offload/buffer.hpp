@@ -69,9 +69,7 @@ public:
 private:
   void check_fits(std::size_t n, const std::source_location &where) const {
     if (n > count_)
-      throw error("offload-cxx: error: copy at " + std::string(where.file_name()) + ":" +
-                  std::to_string(where.line()) + ": " + std::to_string(n) +
-                  " elements do not fit a buffer of " + std::to_string(count_));
+      detail::copy_does_not_fit(n, count_, detail::to_source_loc(where));
   }
 
   detail::device_handle device_;

@@ -193,4 +193,13 @@ void launch(void (*kernel)(P...), const launch_config &config, A &&...args) {
   detail::launch(job.request());
 }
 
+/// A function that returns a value is not a kernel: this overload only says so.
+template <class R, class... P, class... A>
+  requires(!std::is_void_v<R>)
+void launch(R (*)(P...), const launch_config &, A &&...) {
+  static_assert(std::is_void_v<R>,
+                "offload::launch: a kernel must return void; write its results through its "
+                "parameters");
+}
+
 } // namespace offload

@@ -93,9 +93,7 @@ private:
                     const std::source_location &where) {
     const detail::source_loc loc = detail::to_source_loc(where);
     if (n > capacity)
-      throw error("offload-cxx: error: copy at " + std::string(where.file_name()) + ":" +
-                  std::to_string(where.line()) + ": " + std::to_string(n) +
-                  " elements do not fit a buffer of " + std::to_string(capacity));
+      detail::copy_does_not_fit(n, capacity, loc);
     struct copy_step final : detail::queue_step {
       detail::device_handle device;
       void *dst;

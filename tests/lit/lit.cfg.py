@@ -34,4 +34,5 @@ except (OSError, subprocess.SubprocessError):
 if shutil.which("clang++-22"):
     config.available_features.add("clang-host")
 config.substitutions.append(("%{env_path}", config.environment["PATH"]))
+config.substitutions.append(("%{bad_input_features}", "ptxas" if ptxas else "none"))
 config.substitutions.append(("%python", "/usr/bin/python3"))

@@ -5,6 +5,7 @@
 
 #include <offload/detail/runtime_api.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -25,6 +26,10 @@ device_handle resolve_device(int requested, const char *what, source_loc where);
 /// offload::error naming `where` when the device has not that much free.
 void *device_allocate(device_handle device, std::uint64_t bytes, source_loc where);
 void device_release(device_handle device, void *ptr) noexcept;
+
+/// Throws offload::error: a copy of `n` elements at `where` into or out of a buffer of
+/// `capacity` elements.
+[[noreturn]] void copy_does_not_fit(std::size_t n, std::size_t capacity, source_loc where);
 
 /// Copies between host memory and `device` memory.
 void copy_to_device(device_handle device, void *device_dst, const void *host_src,

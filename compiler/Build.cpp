@@ -1,0 +1,264 @@
+// compiler/Build.cpp — see Build.h.
+#include "Build.h"
+
+#include "HostMetadataPass.h"
+#include "ObjectFiles.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+char ReportedError::ID = 0;
+
+double Timer::now() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+Expected<Toolchain> findToolchain(const Layout &L) {
+  Toolchain T;
+  T.OffloadIncludeDir = L.IncludeDir;
+  Expected<std::string> Clang = findTool("clang++-22", {L.LLVMBinDir + "/clang++"});
+  if (!Clang)
+    return Clang.takeError();
+  T.Clang = *Clang;
+  Expected<std::string> Lld = findTool("ld.lld-22", {L.LLVMBinDir + "/ld.lld"});
+  if (!Lld)
+    return Lld.takeError();
+  T.Lld = *Lld;
+  if (const char *Chosen = std::getenv("OFFLOAD_CXX_PTXAS")) {
+    // An explicit choice: that ptxas, or none when it is not an executable.
+    if (sys::fs::can_execute(Chosen))
+      T.Ptxas = Chosen;
+  } else {
+    std::vector<std::string> PtxasCandidates;
+    if (const char *Cuda = std::getenv("CUDA_PATH"))
+      PtxasCandidates.push_back(std::string(Cuda) + "/bin/ptxas");
+    PtxasCandidates.push_back("/usr/local/cuda/bin/ptxas");
+    if (Expected<std::string> P = findTool("ptxas", PtxasCandidates))
+      T.Ptxas = *P;
+    else
+      consumeError(P.takeError());
+  }
+  if (!T.Ptxas.empty()) {
+    SmallString<256> Cuda(sys::path::parent_path(sys::path::parent_path(T.Ptxas)));
+    sys::path::append(Cuda, "nvvm", "libdevice", "libdevice.10.bc");
+    T.Libdevice = std::string(Cuda);
+  }
+  return T;
+}
+
+std::vector<std::string> nativeArchs() {
+  std::vector<std::string> Archs;
+  if (ErrorOr<std::string> Smi = sys::findProgramByName("nvidia-smi")) {
+    SmallString<128> Out;
+    sys::fs::createTemporaryFile("offload-cxx-smi", "txt", Out);
+    std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef("")};
+    StringRef Args[] = {*Smi, "--query-gpu=compute_cap", "--format=csv,noheader"};
+    if (sys::ExecuteAndWait(*Smi, Args, std::nullopt, Redirects) == 0)
+      if (auto Buf = MemoryBuffer::getFile(Out)) {
+        SmallVector<StringRef> Lines;
+        (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+        for (StringRef Line : Lines) {
+          auto [Major, Minor] = Line.trim().split('.');
+          std::string Arch = ("sm_" + Major + Minor).str();
+          if (!Major.empty() && llvm::find(Archs, Arch) == Archs.end())
+            Archs.push_back(Arch);
+        }
+      }
+    sys::fs::remove(Out);
+  }
+  std::error_code EC;
+  for (sys::fs::directory_iterator It("/sys/class/kfd/kfd/topology/nodes", EC), End;
+       !EC && It != End; It.increment(EC)) {
+    auto Buf = MemoryBuffer::getFile(It->path() + "/properties", /*IsText=*/true);
+    if (!Buf)
+      continue;
+    SmallVector<StringRef> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n');
+    for (StringRef Line : Lines) {
+      unsigned V = 0;
+      if (Line.consume_front("gfx_target_version ") && !Line.trim().getAsInteger(10, V) && V) {
+        std::string Arch = "gfx" + std::to_string(V / 10000) + std::to_string(V / 100 % 100) +
+                           utohexstr(V % 100, /*LowerCase=*/true);
+        if (llvm::find(Archs, Arch) == Archs.end())
+          Archs.push_back(Arch);
+      }
+    }
+  }
+  return Archs;
+}
+
+Expected<std::vector<std::string>> chooseArchs(ArrayRef<std::string> RequestedArchs,
+                                               const Toolchain &Tools) {
+  std::vector<std::string> Requested(RequestedArchs.begin(), RequestedArchs.end());
+  if (Requested.empty())
+    Requested = {"native", "host"};
+  std::vector<std::string> Archs;
+  for (const std::string &A : Requested) {
+    bool FromNative = A == "native";
+    std::vector<std::string> Expanded = FromNative ? nativeArchs() : std::vector{A};
+    for (const std::string &E : Expanded) {
+      if (Expected<std::string> Triple = tripleForArch(E); !Triple)
+        return Triple.takeError();
+      if (FromNative && StringRef(E).starts_with("sm_") && Tools.Ptxas.empty()) {
+        WithColor::warning(errs(), "offload-cxx")
+            << "skipping the NVIDIA GPU (" << E
+            << ") found on this machine: no CUDA toolkit (ptxas) is installed; the program will "
+               "run on the CPU device\n";
+        continue;
+      }
+      if (llvm::find(Archs, E) == Archs.end())
+        Archs.push_back(E);
+    }
+  }
+  if (llvm::find(Archs, "host") == Archs.end())
+    Archs.push_back("host");  // the CPU device runs every program: it needs no image
+  return Archs;
+}
+
+Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchain &Tools,
+                                          const std::string &TempStem, bool WithArchs) {
+  DevicePassOptions O;
+  if (WithArchs) {
+    Expected<std::vector<std::string>> Archs = chooseArchs(S.RequestedArchs, Tools);
+    if (!Archs)
+      return Archs.takeError();
+    O.Archs = std::move(*Archs);
+  }
+  if (!S.OptLevel.empty() && S.OptLevel != "-O0")
+    O.OptLevel = S.OptLevel;
+  O.TempDir = S.TempDir;
+  O.TempStem = TempStem;
+  O.Commands = S.Commands;
+  return O;
+}
+
+Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
+                                   ArrayRef<std::string> MetadataFlags) {
+  Timer T{"host-metadata pass", S.Commands};
+  HostMetadataOptions O{Source,
+                        std::vector<std::string>(MetadataFlags.begin(), MetadataFlags.end()),
+                        S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR};
+  Expected<Manifest> M = runHostMetadataPass(O);
+  if (!M) {
+    consumeError(M.takeError());  // clang printed the diagnostics
+    return make_error<ReportedError>();
+  }
+  return M;
+}
+
+Error compileToObject(const BuildSettings &S, const std::string &Source,
+                      ArrayRef<std::string> MetadataFlags, ArrayRef<std::string> HostCompile,
+                      const std::string &HostObject, const std::string &Object,
+                      bool SkipWithoutKernels) {
+  const std::string ObjectStem = S.Stem + "." + sys::path::stem(Source).str();
+  Expected<RunningCommand> Running = startCommand(HostCompile, S.Commands);
+  if (!Running)
+    return Running.takeError();
+  // The host compile runs while the host-metadata pass and the device compiles do; it is
+  // always waited for, so that its diagnostics come out whatever happens here.
+  auto Finish = [&](Error E) -> Error {
+    Error HostResult = finishCommand(*Running, S.Commands);
+    if (E) {
+      consumeError(std::move(HostResult));
+      return E;
+    }
+    return HostResult;
+  };
+  Expected<Manifest> M = runHostMetadata(S, Source, MetadataFlags);
+  if (!M)
+    return Finish(M.takeError());
+  Expected<Toolchain> Tools = findToolchain(S.L);
+  if (!Tools)
+    return Finish(Tools.takeError());
+  Expected<DevicePassOptions> DO = deviceOptions(S, *Tools, ObjectStem, /*WithArchs=*/true);
+  if (!DO)
+    return Finish(DO.takeError());
+  DeviceImageFile File;
+  File.Kernels = *M;
+  for (const std::string &Arch : DO->Archs) {
+    if (Arch == "host" || M->Kernels.empty())
+      continue;
+    Timer T{"device bitcode for " + Arch, S.Commands};
+    Expected<std::string> Bitcode = compileDeviceBitcode(*M, Arch, *Tools, *DO);
+    if (!Bitcode)
+      return Finish(Bitcode.takeError());
+    DeviceImage Image;
+    Image.Triple = cantFail(tripleForArch(Arch));
+    Image.Arch = Arch;
+    Image.Kind = object::IMG_Bitcode;
+    if (!S.Commands.DryRun) {
+      auto Buffer = MemoryBuffer::getFile(*Bitcode);
+      if (!Buffer)
+        return Finish(createFileError(*Bitcode, Buffer.getError()));
+      Image.Bytes = (*Buffer)->getBuffer().str();
+    }
+    File.Images.push_back(std::move(Image));
+  }
+  if (Error E = Finish(Error::success()))
+    return E;
+  if (SkipWithoutKernels && M->Kernels.empty())
+    return Error::success();
+  Expected<std::string> Objcopy = findTool("llvm-objcopy-22", {S.L.LLVMBinDir + "/llvm-objcopy"});
+  if (!Objcopy)
+    return Objcopy.takeError();
+  return embedDeviceCode(*Objcopy, HostObject, File, DO->TempDir + "/" + DO->TempStem + ".offload",
+                         Object, S.Commands);
+}
+
+Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, ArrayRef<std::string> Inputs) {
+  Timer T{"device link", S.Commands};
+  std::vector<DeviceImageFile> Files;
+  for (const std::string &In : Inputs) {
+    if (S.Commands.DryRun && !sys::fs::exists(In))
+      continue;
+    Expected<std::vector<DeviceImageFile>> Found = readDeviceCode(In);
+    if (!Found)
+      return Found.takeError();
+    for (DeviceImageFile &F : *Found)
+      Files.push_back(std::move(F));
+  }
+  Expected<MergedDeviceCode> Merged = mergeDeviceCode(Files, S.TempDir + "/" + S.Stem);
+  if (!Merged)
+    return Merged.takeError();
+  Expected<Toolchain> Tools = findToolchain(S.L);
+  if (!Tools)
+    return Tools.takeError();
+  Expected<DevicePassOptions> DO = deviceOptions(S, *Tools, S.Stem + ".linked", /*WithArchs=*/false);
+  if (!DO)
+    return DO.takeError();
+  DeviceImageFile Program;
+  Program.Kernels = Merged->Kernels;
+  for (auto &[Arch, Bitcodes] : Merged->BitcodeByArch) {
+    std::string Linked = DO->TempDir + "/" + DO->TempStem + "." + Arch + ".bc";
+    if (!S.Commands.DryRun)
+      if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools))
+        return E;
+    Expected<DeviceImage> Image = lowerDeviceBitcode(Linked, Arch, *Tools, *DO);
+    if (!Image)
+      return Image.takeError();
+    Program.Images.push_back(std::move(*Image));
+  }
+  return Program;
+}
+
+std::vector<std::string> runtimeLinkArgs(const Layout &L) {
+  return {"-L" + L.RuntimeLibDir,        "-loffload-cxx-rt",
+          "-L" + L.LLVMLibDir,           "-lomptarget",
+          "-Wl,-rpath," + L.RuntimeLibDir, "-Wl,-rpath," + L.LLVMLibDir,
+          "-pthread"};
+}
+
+} // namespace offload::compiler

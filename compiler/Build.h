@@ -1,0 +1,92 @@
+// compiler/Build.h — the build steps that `offload-cxx -c`, the link of objects and the CMake
+// launchers (Launcher.cpp) share: finding the toolchain, choosing architectures, compiling a
+// translation unit's device code into its object, and linking the device code of many objects.
+//
+// The driver and the launchers differ only in who runs the host compiler: the driver builds the
+// host command from its own options, a launcher runs the command CMake gives it unchanged.
+#pragma once
+
+#include "Commands.h"
+#include "DeviceImageFile.h"
+#include "DevicePass.h"
+#include "HostPass.h"
+#include "Manifest.h"
+#include "Subprocess.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+/// An error whose diagnostics were already printed (clang's, for the host-metadata pass): the
+/// caller exits with status 1 and prints nothing more.
+class ReportedError : public llvm::ErrorInfo<ReportedError> {
+public:
+  static char ID;
+  void log(llvm::raw_ostream &OS) const override { OS << "diagnostics were printed"; }
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+};
+
+/// What every build step needs to know.
+struct BuildSettings {
+  Layout L;
+  CommandOptions Commands;
+  std::vector<std::string> RequestedArchs;  ///< --offload-arch; empty: native,host
+  std::string OptLevel;                     ///< "-O2", or empty (device code: -O3)
+  std::string TempDir;                      ///< intermediate files go here
+  std::string Stem;                         ///< ... under names that start with this
+};
+
+/// clang++, ld.lld of LLVM 22 (an error if missing); ptxas and libdevice when installed.
+llvm::Expected<Toolchain> findToolchain(const Layout &L);
+
+/// The GPUs of this machine as offload architectures (nvidia-smi; the kernel's KFD topology).
+std::vector<std::string> nativeArchs();
+
+/// Resolves the requested architectures (default native,host): expands "native", drops NVIDIA
+/// archs that came from it when no ptxas is installed (one warning), always adds host.
+llvm::Expected<std::vector<std::string>> chooseArchs(llvm::ArrayRef<std::string> Requested,
+                                                     const Toolchain &Tools);
+
+/// The device pass's options for S; its Archs chosen only when WithArchs (not at a link).
+llvm::Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchain &Tools,
+                                                const std::string &TempStem, bool WithArchs);
+
+/// Runs the host-metadata pass on Source with the given -I/-D/-U/-std/-include flags; a
+/// ReportedError after clang printed the diagnostics.
+llvm::Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
+                                         llvm::ArrayRef<std::string> MetadataFlags);
+
+/// One translation unit to an object holding its host code and its device code (`-c`):
+/// starts HostCompile (the host compiler's command, which writes HostObject), meanwhile runs the
+/// host-metadata pass and compiles the device bitcode of every chosen architecture, then writes
+/// Object: HostObject with the device code in its `.offload_cxx` section. HostObject may be
+/// Object itself (the launcher). With SkipWithoutKernels, a source that defines and launches no
+/// kernel is left as the host compiler wrote it.
+llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
+                            llvm::ArrayRef<std::string> MetadataFlags,
+                            llvm::ArrayRef<std::string> HostCompile,
+                            const std::string &HostObject, const std::string &Object,
+                            bool SkipWithoutKernels = false);
+
+/// The device code of objects and static libraries (their `.offload_cxx` sections), linked per
+/// architecture and lowered once: what the program registers.
+llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,
+                                               llvm::ArrayRef<std::string> Inputs);
+
+/// The arguments that link a program with the offload runtime and libomptarget (and find them
+/// at run time), after the registration object.
+std::vector<std::string> runtimeLinkArgs(const Layout &L);
+
+/// Prints "offload-cxx: <what> took N ms" under -v when it goes out of scope.
+struct Timer {
+  std::string What;
+  const CommandOptions &Options;
+  double Start = now();
+  ~Timer() { reportTime(What, now() - Start, Options); }
+  static double now();
+};
+
+} // namespace offload::compiler

@@ -1,0 +1,221 @@
+// compiler/BundleCommand.cpp — `offload-cxx bundle PROGRAM... -o DIR`: a self-contained folder
+// that runs the programs on an x86-64 Linux node that has only the vendor driver:
+//
+//   DIR/bin/PROGRAM         the programs, unchanged
+//   DIR/lib/                every shared library they need (offload-cxx's runtime, libomptarget,
+//                           liboffload, libLLVM, libomp, libstdc++ ...) except the C library's
+//                           own and the vendor driver's (libcuda, libamdhip/hsa come with it)
+//   DIR/lib/offload-cxx/    offload-cxx-devices and each program's architectures
+//   DIR/run PROGRAM ARGS    the launcher: sets the library path (and gives libomptarget the
+//                           plain "libcuda.so" name it opens where the node only has
+//                           libcuda.so.1), then runs the program
+//   DIR/PROGRAM             one wrapper per program (DIR/run PROGRAM)
+//   DIR/devices [PROGRAM]   the devices the node has, and which can run PROGRAM
+//
+// The libraries are found as the dynamic loader finds them here (ldd), so the bundle holds
+// exactly what the programs load on this machine.
+#include "Commands.h"
+#include "ObjectFiles.h"
+#include "Subprocess.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+cl::SubCommand BundleCommand("bundle",
+                             "Make a folder that runs PROGRAM... on a GPU node that has only the "
+                             "vendor driver");
+
+namespace {
+cl::list<std::string> BundlePrograms(cl::Positional, cl::OneOrMore, cl::desc("PROGRAM..."),
+                                     cl::sub(BundleCommand));
+cl::opt<std::string> BundleDir("o", cl::Required, cl::desc("The folder to write"),
+                               cl::value_desc("DIR"), cl::sub(BundleCommand));
+cl::opt<bool> BundleVerbose("v", cl::desc("Print each library copied"), cl::sub(BundleCommand));
+
+/// Libraries the node's own system provides and that must come from it: the C library's parts
+/// (they must match the node's dynamic loader) and the GPU drivers.
+bool fromTheNode(StringRef Soname) {
+  static const char *const System[] = {"linux-vdso.so", "ld-linux", "libc.so", "libm.so",
+                                       "libdl.so", "libpthread.so", "librt.so", "libutil.so",
+                                       "libresolv.so", "libcuda.so", "libnvidia-",
+                                       "libhsa-runtime64.so", "libamdhip64.so", "libdrm"};
+  for (const char *S : System)
+    if (Soname.starts_with(S))
+      return true;
+  return false;
+}
+
+/// The shared libraries `Binary` loads here, as (soname, path), from ldd.
+Expected<std::vector<std::pair<std::string, std::string>>> neededLibraries(const std::string &Binary,
+                                                                          StringRef TempDir) {
+  ErrorOr<std::string> Ldd = sys::findProgramByName("ldd");
+  if (!Ldd)
+    return createStringError(inconvertibleErrorCode(), "ldd not found (package libc-bin)");
+  std::string Out = (TempDir + "/ldd.txt").str();
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef(Out)};
+  StringRef Args[] = {*Ldd, Binary};
+  if (sys::ExecuteAndWait(*Ldd, Args, std::nullopt, Redirects) != 0)
+    return createStringError(inconvertibleErrorCode(), "ldd '%s' failed: is it a program?",
+                             Binary.c_str());
+  auto Text = MemoryBuffer::getFile(Out);
+  if (!Text)
+    return errorCodeToError(Text.getError());
+  std::vector<std::pair<std::string, std::string>> Libs;
+  SmallVector<StringRef> Lines;
+  (*Text)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef Line : Lines) {
+    auto [Name, Rest] = Line.trim().split(" => ");
+    if (Rest.empty())
+      continue;  // the vdso, the loader
+    if (Rest.trim() == "not found")
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' needs %s, which is not found on this machine",
+                               Binary.c_str(), Name.str().c_str());
+    StringRef Path = Rest.split(" (").first.trim();
+    Libs.emplace_back(Name.trim().str(), Path.str());
+  }
+  return Libs;
+}
+
+Error copyFile(const std::string &From, const std::string &To, unsigned Mode) {
+  SmallString<256> Real;
+  if (std::error_code EC = sys::fs::real_path(From, Real))
+    return createStringError(EC, "cannot read '%s'", From.c_str());
+  sys::fs::remove(To);
+  if (std::error_code EC = sys::fs::copy_file(Real, To))
+    return createStringError(EC, "cannot write '%s'", To.c_str());
+  sys::fs::setPermissions(To, static_cast<sys::fs::perms>(Mode));
+  return Error::success();
+}
+
+constexpr unsigned Executable = 0755, Readable = 0644;
+
+const char *const Launcher = R"SH(#!/bin/sh
+# A bundle made by offload-cxx: runs one of its programs with the libraries it ships.
+#   ./run PROGRAM [ARGS...]   (or ./PROGRAM [ARGS...])
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 PROGRAM [ARGS...]; programs: $(ls "$here/bin" | tr '\n' ' ')" >&2; exit 2; }
+prog=$1; shift
+case "$prog" in */*) ;; *) prog="$here/bin/$prog" ;; esac
+[ -x "$prog" ] || { echo "offload-cxx bundle: error: no program '$prog' in $here/bin" >&2; exit 2; }
+libs="$here/lib"
+ldc=$(command -v ldconfig || echo /sbin/ldconfig)
+# libomptarget opens the NVIDIA driver as plain "libcuda.so"; many nodes have only libcuda.so.1.
+if ! "$ldc" -p 2>/dev/null | grep -q 'libcuda\.so (' ; then
+  cuda1=$("$ldc" -p 2>/dev/null | awk '/libcuda\.so\.1 .*x86-64/ {print $NF; exit}')
+  [ -n "$cuda1" ] || cuda1=$(ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 /usr/local/nvidia/lib64/libcuda.so.1 2>/dev/null | head -n 1)
+  if [ -n "$cuda1" ]; then
+    shim="${TMPDIR:-/tmp}/offload-cxx-cuda-$(id -u)"
+    mkdir -p "$shim" && ln -sf "$cuda1" "$shim/libcuda.so" && libs="$libs:$shim"
+  fi
+fi
+export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+exec "$prog" "$@"
+)SH";
+
+const char *const DevicesScript = R"SH(#!/bin/sh
+# The devices this node has (through the bundled runtime); with PROGRAM, which can run it.
+here=$(cd "$(dirname "$0")" && pwd)
+if [ $# -ge 1 ]; then
+  archs=$(cat "$here/lib/offload-cxx/$1.archs" 2>/dev/null) || { echo "offload-cxx bundle: error: no program '$1' in this bundle" >&2; exit 2; }
+  exec "$here/run" "$here/lib/offload-cxx/offload-cxx-devices" --program="$1" --archs="$archs"
+fi
+exec "$here/run" "$here/lib/offload-cxx/offload-cxx-devices"
+)SH";
+
+Error writeText(const std::string &Path, StringRef Text, unsigned Mode) {
+  if (Error E = writeFile(Path, Text))
+    return E;
+  sys::fs::setPermissions(Path, static_cast<sys::fs::perms>(Mode));
+  return Error::success();
+}
+
+Error makeBundle(const Layout &L) {
+  const std::string Dir = BundleDir;
+  if (sys::fs::exists(Dir) && !sys::fs::exists(Dir + "/run")) {
+    std::error_code EC;
+    if (sys::fs::directory_iterator(Dir, EC) != sys::fs::directory_iterator())
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' exists and is not a bundle: choose a new folder",
+                               Dir.c_str());
+  }
+  for (const char *Sub : {"/bin", "/lib/offload-cxx"})
+    if (std::error_code EC = sys::fs::create_directories(Dir + Sub))
+      return createStringError(EC, "cannot create '%s%s'", Dir.c_str(), Sub);
+  SmallString<128> Temp;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("offload-cxx-bundle", Temp))
+    return errorCodeToError(EC);
+  scope_exit RemoveTemp([&] { sys::fs::remove_directories(Temp); });
+
+  const std::string DevicesTool = L.ToolsDir + "/offload-cxx-devices";
+  std::vector<std::string> Binaries = {DevicesTool};
+  for (const std::string &P : BundlePrograms) {
+    if (!sys::fs::exists(P))
+      return createStringError(inconvertibleErrorCode(), "no such program: '%s'", P.c_str());
+    Expected<std::vector<std::string>> Archs = readProgramArchs(P);
+    if (!Archs)
+      return Archs.takeError();
+    const std::string Name = sys::path::filename(P).str();
+    if (Name == "run" || Name == "devices")
+      return createStringError(inconvertibleErrorCode(),
+                               "a program named '%s' would replace the bundle's own script",
+                               Name.c_str());
+    if (Error E = copyFile(P, Dir + "/bin/" + Name, Executable))
+      return E;
+    if (Error E = writeText(Dir + "/lib/offload-cxx/" + Name + ".archs", join(*Archs, ","), Readable))
+      return E;
+    if (Error E = writeText(Dir + "/" + Name,
+                            "#!/bin/sh\nexec \"$(dirname \"$0\")/run\" " + Name + " \"$@\"\n",
+                            Executable))
+      return E;
+    Binaries.push_back(P);
+  }
+  if (Error E = copyFile(DevicesTool, Dir + "/lib/offload-cxx/offload-cxx-devices", Executable))
+    return E;
+
+  StringSet<> Copied;
+  for (const std::string &B : Binaries) {
+    auto Libs = neededLibraries(B, Temp);
+    if (!Libs)
+      return Libs.takeError();
+    for (auto &[Soname, Path] : *Libs) {
+      if (fromTheNode(Soname) || !Copied.insert(Soname).second)
+        continue;
+      if (Error E = copyFile(Path, Dir + "/lib/" + Soname, Readable))
+        return E;
+      if (BundleVerbose)
+        outs() << "  " << Soname << " <- " << Path << "\n";
+    }
+  }
+  if (Error E = writeText(Dir + "/run", Launcher, Executable))
+    return E;
+  if (Error E = writeText(Dir + "/devices", DevicesScript, Executable))
+    return E;
+  outs() << "offload-cxx bundle: " << BundlePrograms.size() << " program"
+         << (BundlePrograms.size() == 1 ? "" : "s") << " and " << Copied.size()
+         << " libraries in " << Dir << "; run one with " << Dir << "/run PROGRAM\n";
+  return Error::success();
+}
+
+} // namespace
+
+int runBundleCommand(const Layout &L) {
+  if (Error E = makeBundle(L)) {
+    WithColor::error(errs(), "offload-cxx bundle") << toString(std::move(E)) << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace offload::compiler

@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""The bad-input suite: every case does one wrong thing and must end with a clear error.
+
+Each case asserts (1) the exit status is exactly 1 -- an error, not a crash or a signal;
+(2) the output matches the error class's pattern (CLASSES: the same classes and wording as
+docs/user-guide.md's "When things go wrong"); (3) the kernel is named and (4) the file:line is
+given where they are known; (5) a failed build leaves no output file behind; (6) a failed launch
+leaves the host data as it was (the "intact" cases check it themselves).
+
+  bad_inputs.py --driver build/bin/offload-cxx --work DIR         build cases + run cases (CPU)
+  bad_inputs.py --run-only --bin-dir B [--launcher L] --gpu        run cases on a GPU node
+
+Prints one line per case and "N passed, N failed" (skipped cases say why); exits 1 on failure.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD_SOURCES = os.path.join(HERE, "build")
+
+# Error classes: name -> pattern of the one line that reports it.
+CLASSES = {
+    # build time (offload-cxx)
+    "cxx-error": r":\d+:\d+: error: ",
+    "kernel-not-marked": r"error: '\w+' is launched as a kernel but not marked: declare it with OFFLOAD_KERNEL",
+    "kernel-not-named": r"error: offload::launch needs the kernel named directly",
+    "kernel-internal-linkage": r"error: kernel '\w+' has internal linkage",
+    "kernel-local-type": r"error: kernel '[^']+' is instantiated with (the local type|a lambda)",
+    "kernel-returns-value": r"error: .*a kernel must return void",
+    "parameter-unmappable": r"error: kernel '\w+': parameter '\w+' of type '[^']+' cannot be mapped to the device",
+    "argument-count": r"error: static assertion failed.*number of arguments",
+    "device-unresolved": r"error: kernel '[^']+' calls '[^']+', which has no definition for the device",
+    "no-ptxas": r"offload-cxx: error: --offload-arch=sm_\d+ needs the CUDA toolkit's ptxas, which was not found",
+    "unknown-arch": r"offload-cxx: error: unknown offload architecture '[^']*'",
+    "bad-manifest": r"offload-cxx: error: manifest '[^']+' is not valid",
+    "bad-device-image": r"offload-cxx: error: device image file '[^']+' is not valid",
+    "bad-object": r"offload-cxx: error: cannot read '[^']+': it is not an object file or archive",
+    "missing-input": r"offload-cxx: error: no such file: '[^']+'",
+    "unreadable-input": r"offload-cxx: error: cannot read '[^']+'",
+    "no-input": r"offload-cxx: error: no input file",
+    "unwritable-output": r"offload-cxx: error: cannot write '[^']+'",
+    "usage": r"offload-cxx: (error: |Unknown command line argument|for the -o option)",
+    "not-an-offload-program": r"error: '[^']+' was not built by offload-cxx",
+    "bundle-folder-taken": r"error: '[^']+' exists and is not a bundle",
+    # run time (the program)
+    "empty-grid": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+: empty grid",
+    "launch-limit": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+: .* exceed.* the limit of every device",
+    "no-such-device": r"offload-cxx: error: .*(device -?\d+ does not exist|invalid device number -?\d+|no such device)",
+    "mandatory-offload": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+: OMP_TARGET_OFFLOAD=mandatory but no GPU",
+    "out-of-device-memory": r"offload-cxx: error: .*(cannot allocate|has not|out of memory)",
+    "copy-too-large": r"offload-cxx: error: copy at [^:]+:\d+: \d+ elements do not fit a buffer of \d+",
+    "device-fault": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ failed on ",
+    "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS)=\S+ is not",
+}
+
+
+class Case:
+    def __init__(self, name, klass, kind, args, kernel=None, where=None, env=None, output=None,
+                 setup=None, needs=(), gpu=None, note=""):
+        self.name, self.klass, self.kind, self.args = name, klass, kind, args
+        self.kernel, self.where, self.env, self.output = kernel, where, env or {}, output
+        self.setup, self.needs, self.gpu, self.note = setup, set(needs), gpu, note
+
+
+def marker_line(path, name):
+    """The line of `path` marked "case:NAME"."""
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            if re.search(r"case:%s\b" % re.escape(name), line):
+                return number
+    raise SystemExit("no line marked case:%s in %s" % (name, path))
+
+
+def src(name):
+    return os.path.join(BUILD_SOURCES, name + ".cpp")
+
+
+def build_case(name, klass, kernel=None, marked=True, extra=(), **kw):
+    """A source of build/ (NAME.cpp) compiled into W/NAME, which must not appear."""
+    return Case(name, klass, "build", ["{driver}", *extra, src(name), "-o", "{work}/" + name],
+                kernel=kernel, where=(src(name), name) if marked else None,
+                output="{work}/" + name, **kw)
+
+
+def run_case(name, klass, kernel=None, env=None, gpu=None, marked=True, **kw):
+    where = (os.path.join(HERE, "run_cases.cpp"), name) if marked else None
+    return Case(name, klass, "run", [name], kernel=kernel, where=where, env=env, gpu=gpu, **kw)
+
+
+FINE = src("fine")
+CASES = [
+    # --- build: the user's C++ and kernels (host-metadata pass, clang's diagnostics) ---
+    build_case("syntax", "cxx-error"),
+    build_case("unmarked", "kernel-not-marked"),
+    build_case("not-named", "kernel-not-named"),
+    build_case("internal-linkage", "kernel-internal-linkage", kernel="hidden"),
+    build_case("local-type", "kernel-local-type", kernel="store<local>"),
+    build_case("lambda-type", "kernel-local-type", kernel="apply<"),
+    build_case("raw-pointer-member", "parameter-unmappable", kernel="walk"),
+    build_case("void-pointer", "parameter-unmappable", kernel="takes_void"),
+    build_case("rvalue-reference", "parameter-unmappable", kernel="takes_rvalue"),
+    build_case("not-trivially-copyable", "parameter-unmappable", kernel="takes_string"),
+    build_case("returns-value", "kernel-returns-value"),
+    build_case("wrong-argument-count", "argument-count"),
+    build_case("device-undefined-function", "device-unresolved", kernel="uses_host_only",
+               marked=False, extra=["--offload-arch=sm_90,host"], needs={"ptxas"}),
+    # --- build: architectures and toolkits ---
+    Case("missing-ptxas", "no-ptxas", "build",
+         ["{driver}", "--offload-arch=sm_90,host", FINE, "-o", "{work}/missing-ptxas"],
+         env={"OFFLOAD_CXX_PTXAS": "/nonexistent/ptxas"}, output="{work}/missing-ptxas"),
+    Case("unknown-arch", "unknown-arch", "build",
+         ["{driver}", "--offload-arch=sm_9x,host", FINE, "-o", "{work}/unknown-arch"],
+         output="{work}/unknown-arch"),
+    Case("unknown-arch-word", "unknown-arch", "build",
+         ["{driver}", "--offload-arch=cuda", FINE, "-o", "{work}/unknown-arch-word"],
+         output="{work}/unknown-arch-word"),
+    # --- build: damaged intermediate files ---
+    Case("manifest-truncated", "bad-manifest", "build",
+         ["{driver}", "--pass=device", "--manifest={work}/truncated.manifest", "-o", "{work}/t.bin"],
+         setup="truncate-manifest", output="{work}/t.bin"),
+    Case("manifest-wrong-format", "bad-manifest", "build",
+         ["{driver}", "--pass=device", "--manifest={work}/wrong.manifest", "-o", "{work}/w.bin"],
+         setup="wrong-manifest", output="{work}/w.bin"),
+    Case("manifest-not-json", "bad-manifest", "build",
+         ["{driver}", "--pass=device", "--manifest={work}/garbage.txt", "-o", "{work}/g.bin"],
+         setup="garbage", output="{work}/g.bin"),
+    Case("device-image-truncated", "bad-device-image", "build",
+         ["{driver}", "--pass=host", "--device-image={work}/truncated.bin", FINE, "-o", "{work}/ti"],
+         setup="truncate-image", output="{work}/ti"),
+    Case("device-image-garbage", "bad-device-image", "build",
+         ["{driver}", "--pass=host", "--device-image={work}/garbage.txt", FINE, "-o", "{work}/gi"],
+         setup="garbage", output="{work}/gi"),
+    Case("link-garbage-object", "bad-object", "build",
+         ["{driver}", "{work}/garbage.o", "-o", "{work}/lg"], setup="garbage-object",
+         output="{work}/lg"),
+    # --- build: files and options ---
+    Case("missing-input", "missing-input", "build",
+         ["{driver}", "{work}/missing.cpp", "-o", "{work}/mi"], output="{work}/mi"),
+    Case("input-is-a-folder", "unreadable-input", "build",
+         ["{driver}", "{work}/folder.cpp", "-o", "{work}/fo"], setup="folder", output="{work}/fo"),
+    Case("no-input", "no-input", "build", ["{driver}", "-o", "{work}/ni"], output="{work}/ni"),
+    Case("unwritable-output", "unwritable-output", "build",
+         ["{driver}", FINE, "-o", "{work}/no-such-folder/a"]),
+    Case("unknown-pass", "usage", "build", ["{driver}", "--pass=everything", FINE, "-o", "{work}/up"],
+         output="{work}/up"),
+    Case("device-pass-without-manifest", "usage", "build",
+         ["{driver}", "--pass=device", "-o", "{work}/dm.bin"], output="{work}/dm.bin"),
+    Case("compile-many-to-one", "usage", "build",
+         ["{driver}", "-c", FINE, src("unmarked"), "-o", "{work}/one.o"], output="{work}/one.o"),
+    Case("compile-not-a-source", "usage", "build",
+         ["{driver}", "-c", "{work}/garbage.o", "-o", "{work}/ns.o"], setup="garbage-object",
+         output="{work}/ns.o"),
+    Case("unknown-option", "usage", "build", ["{driver}", "--frobnicate", FINE, "-o", "{work}/uo"],
+         output="{work}/uo"),
+    Case("devices-not-offload-program", "not-an-offload-program", "build",
+         ["{driver}", "devices", "{work}/plain-program"], setup="plain-program"),
+    Case("bundle-not-offload-program", "not-an-offload-program", "build",
+         ["{driver}", "bundle", "{work}/plain-program", "-o", "{work}/bundle-np"],
+         setup="plain-program"),
+    Case("bundle-folder-taken", "bundle-folder-taken", "build",
+         ["{driver}", "bundle", "{work}/fine", "-o", "{work}/taken"], setup="taken-folder"),
+    # --- run: launches ---
+    run_case("empty-grid", "empty-grid", kernel="set"),
+    run_case("empty-threads", "empty-grid", kernel="set"),
+    run_case("workgroup-too-large", "launch-limit", kernel="set"),
+    run_case("workgroup-z-too-large", "launch-limit", kernel="set"),
+    run_case("grid-too-large", "launch-limit", kernel="set"),
+    run_case("invalid-device", "no-such-device", kernel="set"),
+    run_case("negative-device", "no-such-device", kernel="set"),
+    run_case("mandatory", "mandatory-offload", kernel="set", gpu=False,
+             env={"OMP_TARGET_OFFLOAD": "mandatory"}, note="OMP_TARGET_OFFLOAD=mandatory, no GPU"),
+    run_case("intact-launch", "launch-limit", kernel="scale"),
+    run_case("intact-queue", "empty-grid", kernel="scale"),
+    run_case("queue-bad-device", "no-such-device"),
+    run_case("region-bad-device", "no-such-device"),
+    run_case("buffer-bad-device", "no-such-device"),
+    run_case("buffer-too-large", "out-of-device-memory"),
+    run_case("buffer-copy-too-large", "copy-too-large"),
+    run_case("queue-copy-too-large", "copy-too-large"),
+    run_case("describe-bad-device", "no-such-device", marked=False),
+    run_case("env-bad-device", "bad-environment", kernel="set", env={"OFFLOAD_DEVICE": "gpu9"}),
+    run_case("env-bad-threads", "bad-environment", kernel="set",
+             env={"OFFLOAD_CPU_THREADS": "many"}),
+    # --- run, GPU only ---
+    run_case("gpu-out-of-bounds", "device-fault", kernel="write_far", gpu=True),
+    run_case("gpu-buffer-too-large", "out-of-device-memory", gpu=True),
+]
+
+
+def prepare(setup, work, driver):
+    """Makes the damaged or special inputs a case needs."""
+    def fine_manifest():
+        path = os.path.join(work, "fine.manifest")
+        if not os.path.exists(path):
+            subprocess.run([driver, "--pass=host-metadata", FINE, "-o", path], check=True)
+        return path
+
+    def fine_image():
+        path = os.path.join(work, "fine.bin")
+        if not os.path.exists(path):
+            subprocess.run([driver, "--pass=device", "--manifest=" + fine_manifest(),
+                            "--offload-arch=host", "-o", path], check=True)
+        return path
+
+    if setup == "truncate-manifest":
+        data = open(fine_manifest()).read()
+        open(os.path.join(work, "truncated.manifest"), "w").write(data[: len(data) // 2])
+    elif setup == "wrong-manifest":
+        open(os.path.join(work, "wrong.manifest"), "w").write('{"format": "something-else", "version": 99}\n')
+    elif setup in ("garbage", "garbage-object"):
+        open(os.path.join(work, "garbage.txt"), "w").write("not a manifest, not an image\n" * 8)
+        with open(os.path.join(work, "garbage.o"), "wb") as f:
+            f.write(b"\x7fELF" + b"\x00" * 60 + b"garbage" * 20)
+    elif setup == "truncate-image":
+        data = open(fine_image(), "rb").read()
+        open(os.path.join(work, "truncated.bin"), "wb").write(data[: len(data) // 2])
+    elif setup == "folder":
+        os.makedirs(os.path.join(work, "folder.cpp"), exist_ok=True)
+    elif setup == "plain-program":
+        subprocess.run(["g++", "-x", "c++", "-", "-o", os.path.join(work, "plain-program")],
+                       input="int main() {}\n", text=True, check=True)
+    elif setup == "taken-folder":
+        if not os.path.exists(os.path.join(work, "fine")):
+            subprocess.run([driver, FINE, "-o", os.path.join(work, "fine")], check=True)
+        os.makedirs(os.path.join(work, "taken"), exist_ok=True)
+        open(os.path.join(work, "taken", "precious.txt"), "w").write("keep me\n")
+
+
+def check(case, result, work):
+    """Why the case failed, or None."""
+    out = result.stdout + result.stderr
+    if result.returncode < 0 or result.returncode >= 128:
+        return "crashed (status %d)" % result.returncode
+    if result.returncode != 1:
+        return "exit status %d, expected 1" % result.returncode
+    if not re.search(CLASSES[case.klass], out):
+        return "no %s error (pattern %r)" % (case.klass, CLASSES[case.klass])
+    if case.kernel and ("'%s'" % case.kernel) not in out and case.kernel not in out:
+        return "the kernel '%s' is not named" % case.kernel
+    if case.where:
+        path, name = case.where
+        place = "%s:%d" % (os.path.basename(path), marker_line(path, name))
+        if place not in out:
+            return "the place %s is not given" % place
+    if case.output and os.path.exists(case.output.format(work=work)):
+        return "a failed build left its output %s behind" % case.output.format(work=work)
+    if case.name == "bundle-folder-taken" and not os.path.exists(os.path.join(work, "taken", "precious.txt")):
+        return "the bundle command touched a folder that was not a bundle"
+    if "HOST DATA CHANGED" in out:
+        return "a failed launch changed the host data"
+    return None
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--driver", help="offload-cxx")
+    p.add_argument("--work", help="a scratch folder")
+    p.add_argument("--run-only", action="store_true", help="only the run cases, from --bin-dir")
+    p.add_argument("--bin-dir", help="where run_cases is (default: built into --work)")
+    p.add_argument("--launcher", default="", help="runs a program, e.g. a bundle's run script")
+    p.add_argument("--gpu", action="store_true", help="a GPU is present: run the GPU cases")
+    p.add_argument("--features", default="", help="comma list: ptxas")
+    p.add_argument("--verbose", action="store_true")
+    a = p.parse_args()
+    features = set(f for f in a.features.split(",") if f)
+    work = os.path.abspath(a.work or "bad-inputs.work")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    bin_dir = a.bin_dir
+    if not a.run_only:
+        driver = os.path.abspath(a.driver)
+        bin_dir = work
+        subprocess.run([driver, "-O1", os.path.join(HERE, "run_cases.cpp"), "-o",
+                        os.path.join(work, "run_cases")], check=True)
+    passed = failed = skipped = 0
+    for case in CASES:
+        if a.run_only and case.kind != "run":
+            continue
+        why_skip = None
+        if case.needs - features:
+            why_skip = "needs " + ",".join(sorted(case.needs - features))
+        elif case.gpu is True and not a.gpu:
+            why_skip = "needs a GPU"
+        elif case.gpu is False and a.gpu:
+            why_skip = "needs a machine without a GPU"
+        if why_skip:
+            skipped += 1
+            print("SKIP %-30s %s" % (case.name, why_skip))
+            continue
+        env = dict(os.environ)
+        for var in ("OFFLOAD_DEVICE", "OMP_TARGET_OFFLOAD", "OFFLOAD_CPU_THREADS", "OFFLOAD_INFO"):
+            env.pop(var, None)
+        env.update(case.env)
+        if case.kind == "build":
+            if case.setup:
+                prepare(case.setup, work, driver)
+            cmd = [x.format(driver=driver, work=work) for x in case.args]
+        else:
+            cmd = ([a.launcher] if a.launcher else []) + [os.path.join(bin_dir, "run_cases")] + case.args
+        try:
+            result = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+            why = check(case, result, work)
+        except subprocess.TimeoutExpired:
+            why, result = "timed out", None
+        if why:
+            failed += 1
+            print("FAIL %-30s [%s] %s" % (case.name, case.klass, why))
+            if result is not None:
+                print("     $ " + " ".join(cmd))
+                for line in (result.stdout + result.stderr).splitlines()[:12]:
+                    print("     | " + line)
+        else:
+            passed += 1
+            first = next((l for l in (result.stdout + result.stderr).splitlines()
+                          if re.search(CLASSES[case.klass], l)), "")
+            print("PASS %-30s [%s] %s" % (case.name, case.klass, first.strip()[:150] if a.verbose else ""))
+    print("%d passed, %d failed, %d skipped (%d cases)" % (passed, failed, skipped, len(CASES)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+// tests/bad-inputs/run_cases.cpp — the run-time cases of the bad-input suite (cases.py): each
+// subcommand does one wrong thing and lets offload::error go uncaught, so the program must end
+// with exit status 1 and one line naming the kernel and the launch's file:line (the line marked
+// "case:NAME" below). "intact" cases catch the error first and check the host data is untouched.
+#include <offload/offload.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+OFFLOAD_KERNEL void set(int (*x)[4], int v) {
+  if (offload::thread_id_x() < 4)
+    (*x)[offload::thread_id_x()] = v;
+}
+
+OFFLOAD_KERNEL void scale(std::span<double> x, double a) {
+  std::size_t i = offload::global_id_x();
+  if (i < x.size())
+    x[i] *= a;
+}
+
+OFFLOAD_KERNEL void write_far(offload::device_ptr<double> x, std::size_t far) {
+  x.get()[far] = 1.0;  // far beyond the allocation: a fault on a GPU
+}
+
+int x[4] = {1, 2, 3, 4};
+
+/// Runs `f`, which must throw offload::error; then checks `data` is still `expected` and
+/// rethrows, so the program still ends on the error.
+void expect_intact(const std::function<void()> &f, const std::vector<double> &data,
+                   const std::vector<double> &expected) {
+  try {
+    f();
+  } catch (const offload::error &) {
+    if (data != expected) {
+      std::fprintf(stderr, "HOST DATA CHANGED by a failed launch\n");
+      std::exit(3);
+    }
+    std::fprintf(stderr, "host data intact\n");
+    throw;
+  }
+  std::fprintf(stderr, "no error\n");
+  std::exit(4);
+}
+
+int main(int argc, char **argv) {
+  std::vector<double> v(1000, 2.0);
+  const std::vector<double> original = v;
+  std::map<std::string, std::function<void()>> cases = {
+      {"empty-grid", [] { offload::launch(set, {.workgroups = {0, 1, 1}}, &x, 9); /* case:empty-grid */ }},
+      {"empty-threads", [] { offload::launch(set, {.threads = {4, 0, 1}}, &x, 9); /* case:empty-threads */ }},
+      {"workgroup-too-large", [] { offload::launch(set, {.threads = {2048}}, &x, 9); /* case:workgroup-too-large */ }},
+      {"workgroup-z-too-large", [] { offload::launch(set, {.threads = {1, 1, 128}}, &x, 9); /* case:workgroup-z-too-large */ }},
+      {"grid-too-large", [] { offload::launch(set, {.workgroups = {1, 70000, 1}}, &x, 9); /* case:grid-too-large */ }},
+      {"invalid-device", [] { offload::launch(set, {.device = 7}, &x, 9); /* case:invalid-device */ }},
+      {"negative-device", [] { offload::launch(set, {.device = -9}, &x, 9); /* case:negative-device */ }},
+      {"mandatory", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:mandatory */ }},
+      {"intact-launch", [&] {
+         expect_intact([&] { offload::launch(scale, {.workgroups = {4}, .threads = {4096}}, std::span(v), 3.0); /* case:intact-launch */ },
+                       v, original);
+       }},
+      {"intact-queue", [&] {
+         expect_intact([&] {
+           offload::queue q;
+           q.launch(scale, {.workgroups = {0}}, std::span(v), 3.0); /* case:intact-queue */
+           q.wait();
+         }, v, original);
+       }},
+      {"queue-bad-device", [] { offload::queue q(5); /* case:queue-bad-device */ }},
+      {"region-bad-device", [&] {
+         auto r = offload::data_region({.device = 6}, offload::tofrom(std::span(v))); /* case:region-bad-device */
+         (void)r;
+       }},
+      {"buffer-bad-device", [] { offload::buffer<double> b(10, 8); /* case:buffer-bad-device */ }},
+      {"buffer-too-large", [] { offload::buffer<double> b(std::size_t(1) << 57); /* case:buffer-too-large */ }},
+      {"buffer-copy-too-large", [&] {
+         offload::buffer<double> b(10);
+         b.copy_from(std::span<const double>(v)); /* case:buffer-copy-too-large */
+       }},
+      {"queue-copy-too-large", [&] {
+         offload::buffer<double> b(10);
+         offload::queue q;
+         q.copy(b, std::span<const double>(v)); /* case:queue-copy-too-large */
+       }},
+      {"describe-bad-device", [] { offload::describe_device(42); /* case:describe-bad-device */ }},
+      {"gpu-out-of-bounds", [] {
+         offload::buffer<double> b(16);
+         offload::launch(write_far, {}, b.data(), std::size_t(1) << 40); /* case:gpu-out-of-bounds */
+         std::printf("the out-of-bounds write was not caught (%s)\n", offload::last_launch_device().c_str());
+       }},
+      {"gpu-buffer-too-large", [] {
+         offload::buffer<double> b(std::size_t(1) << 37); /* case:gpu-buffer-too-large */
+       }},
+      {"env-bad-device", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-device */ }},
+      {"env-bad-threads", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-threads */ }},
+  };
+  if (argc != 2 || !cases.count(argv[1])) {
+    std::fprintf(stderr, "usage: %s CASE\n", argv[0]);
+    return 2;
+  }
+  cases[argv[1]]();
+  std::printf("case %s: no error (ran on %s)\n", argv[1], offload::last_launch_device().c_str());
+  return 0;
+}
