@@ -2,9 +2,13 @@
 #include "DeviceImageFile.h"
 #include "Subprocess.h"
 
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstddef>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -43,21 +47,75 @@ std::string serializeDeviceImageFile(const DeviceImageFile &File) {
   return Out;
 }
 
+/// Checks that the OffloadBinary record at the start of `Bytes` (its header says how long it is)
+/// lies within `Bytes` with everything it points to: LLVM 22's OffloadBinary::create checks the
+/// header and the entry but follows the string offsets unchecked (a damaged file made it read
+/// far outside the buffer). Returns the record's size, or an error saying what is wrong.
+static Expected<uint64_t> checkRecord(StringRef Bytes) {
+  using Header = OffloadBinary::Header;
+  using Entry = OffloadBinary::Entry;
+  using StringEntry = OffloadBinary::StringEntry;
+  auto Bad = [](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(), Why);
+  };
+  auto U64 = [&](uint64_t At) { return support::endian::read64le(Bytes.data() + At); };
+  if (Bytes.size() < sizeof(Header))
+    return Bad("a record is truncated (" + Twine(Bytes.size()) + " bytes left)");
+  if (identify_magic(Bytes) != file_magic::offload_binary)
+    return Bad("a record does not start with the OffloadBinary magic bytes");
+  const uint64_t Size = U64(offsetof(Header, Size));
+  const uint64_t EntryAt = U64(offsetof(Header, EntryOffset));
+  if (Size < sizeof(Header) || Size > Bytes.size())
+    return Bad("a record's size (" + Twine(Size) + ") does not fit the " +
+               Twine(Bytes.size()) + " bytes left");
+  auto Within = [&](uint64_t At, uint64_t Length) { return At <= Size && Length <= Size - At; };
+  if (!Within(EntryAt, sizeof(Entry)) || EntryAt % alignof(Entry))
+    return Bad("a record's entry lies outside it");
+  const uint64_t StringsAt = U64(EntryAt + offsetof(Entry, StringOffset));
+  const uint64_t NumStrings = U64(EntryAt + offsetof(Entry, NumStrings));
+  const uint64_t ImageAt = U64(EntryAt + offsetof(Entry, ImageOffset));
+  const uint64_t ImageSize = U64(EntryAt + offsetof(Entry, ImageSize));
+  if (!Within(ImageAt, ImageSize))
+    return Bad("a record's image lies outside it");
+  if (StringsAt > Size || StringsAt % alignof(StringEntry) ||
+      NumStrings > (Size - StringsAt) / sizeof(StringEntry))
+    return Bad("a record's string table lies outside it");
+  const StringRef Record = Bytes.take_front(Size);
+  for (uint64_t I = 0; I < NumStrings; ++I)
+    for (uint64_t At : {U64(StringsAt + I * sizeof(StringEntry)),
+                        U64(StringsAt + I * sizeof(StringEntry) + sizeof(uint64_t))})
+      if (At >= Size || Record.find('\0', At) == StringRef::npos)
+        return Bad("a record's string " + Twine(I) + " lies outside it");
+  return Size;
+}
+
 Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin) {
   auto Fail = [&](const Twine &Why) {
     return createStringError(inconvertibleErrorCode(),
                              "device image file '" + Origin + "' is not valid: " + Why);
   };
-  std::unique_ptr<MemoryBuffer> Copy = MemoryBuffer::getMemBufferCopy(Bytes, Origin);
-  SmallVector<OffloadFile> Records;
-  if (Error E = extractOffloadBinaries(Copy->getMemBufferRef(), Records))
-    return Fail(toString(std::move(E)));
+  // The records one after another, each checked before OffloadBinary reads it (from an aligned
+  // copy: it reads the header and entry in place).
+  SmallVector<std::pair<std::unique_ptr<MemoryBuffer>, std::unique_ptr<OffloadBinary>>> Records;
+  for (uint64_t At = 0; At < Bytes.size();) {
+    Expected<uint64_t> Size = checkRecord(Bytes.drop_front(At));
+    if (!Size)
+      return Fail(toString(Size.takeError()) + " (at byte " + Twine(At) +
+                  "; truncated, or not made by offload-cxx?)");
+    std::unique_ptr<MemoryBuffer> Copy =
+        MemoryBuffer::getMemBufferCopy(Bytes.substr(At, *Size), Origin);
+    Expected<std::unique_ptr<OffloadBinary>> Binary = OffloadBinary::create(*Copy);
+    if (!Binary)
+      return Fail(toString(Binary.takeError()));
+    Records.emplace_back(std::move(Copy), std::move(*Binary));
+    At = alignTo(At + *Size, OffloadBinary::getAlignment());
+  }
   if (Records.empty())
     return Fail("it holds no offload binary (truncated, or not made by offload-cxx)");
   DeviceImageFile File;
   bool SawManifest = false;
-  for (const OffloadFile &R : Records) {
-    const OffloadBinary &B = *R.getBinary();
+  for (const auto &R : Records) {
+    const OffloadBinary &B = *R.second;
     StringRef What = B.getString(RecordKey);
     if (What == "manifest") {
       Expected<Manifest> M = parseManifest(B.getImage(), Origin);
