@@ -1,0 +1,32 @@
+# Run by ctest (tests/package/CMakeLists.txt): install, configure, build, run. Any failing step
+# fails the test; the program's output must say it passed.
+cmake_minimum_required(VERSION 3.21)
+set(prefix ${WORK_DIR}/prefix)
+set(example ${WORK_DIR}/example)
+file(REMOVE_RECURSE ${prefix} ${example})
+unset(ENV{OFFLOAD_DEVICE})  # no GPU here: the program picks the CPU device itself
+
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
+                OUTPUT_QUIET COMMAND_ERROR_IS_FATAL ANY)
+foreach(f bin/offload-cxx lib/liboffload-cxx-rt.so include/offload/offload.hpp
+          lib/cmake/OffloadCxx/OffloadCxxConfig.cmake
+          lib/cmake/OffloadCxx/OffloadCxxConfigVersion.cmake)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "cmake --install did not install ${f}")
+  endif()
+endforeach()
+
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${EXAMPLE_DIR} -B ${example} -G Ninja
+                        -DCMAKE_MAKE_PROGRAM=${NINJA} -DCMAKE_CXX_COMPILER=g++
+                        -DCMAKE_PREFIX_PATH=${prefix} "-DOFFLOAD_ARCHS=${ARCHS}"
+                COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${example} COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${example}/vecops-demo
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "vecops-demo exited with ${rc}")
+endif()
+if(NOT out MATCHES "cmake-project: all checks passed on CPU device")
+  message(FATAL_ERROR "vecops-demo did not say that its checks passed on the CPU device")
+endif()
