@@ -7,6 +7,7 @@
 #include "devices.hpp"
 #include "gpu_device.hpp"
 #include "info.hpp"
+#include "vendor/cuda_context.hpp"
 
 #include <offload/device_info.hpp>
 
@@ -68,6 +69,7 @@ std::vector<device_info> query_gpus() {
   std::vector<std::string> usable_uids;
   for (int g = 0, n = rt::gpu_device_count(); g < n; ++g)
     usable_uids.push_back(rt::gpu_uid(g));
+  int cuda_ordinal = 0;
   for (ol_device_handle_t h : handles) {
     auto platform = info_value<ol_platform_handle_t>(h, OL_DEVICE_INFO_PLATFORM);
     ol_platform_backend_t backend = OL_PLATFORM_BACKEND_UNKNOWN;
@@ -81,6 +83,10 @@ std::vector<device_info> query_gpus() {
     d.arch = info_string(h, OL_DEVICE_INFO_NAME);
     if (d.name.empty())
       d.name = d.arch;
+    if (backend == OL_PLATFORM_BACKEND_CUDA) {  // liboffload's "name" is the product's
+      if (std::string arch = rt::vendor::cuda_device_arch(cuda_ordinal++); !arch.empty())
+        d.arch = arch;
+    }
     d.vendor = vendor_name(backend, info_string(h, OL_DEVICE_INFO_VENDOR));
     d.memory_bytes = info_value<std::uint64_t>(h, OL_DEVICE_INFO_GLOBAL_MEM_SIZE);
     d.compute_units = info_value<std::uint32_t>(h, OL_DEVICE_INFO_NUM_COMPUTE_UNITS);

@@ -57,10 +57,11 @@ int main(int argc, char **argv) {
     built_for += (built_for.empty() ? "" : ",") + a;
   const std::vector<offload::device_info> devices = offload::list_devices();
   std::printf("%zu device%s:\n", devices.size(), devices.size() == 1 ? "" : "s");
+  int gpu = 0;
   for (const offload::device_info &d : devices) {
-    const std::string number = !d.is_gpu       ? "CPU device"
-                               : d.device >= 0 ? "GPU " + std::to_string(d.device)
-                                               : "GPU";
+    // This tool holds no GPU code, so its GPUs are not "usable": number them in order, as a
+    // program with code for all of them numbers them.
+    const std::string number = d.is_gpu ? "GPU " + std::to_string(gpu++) : "CPU device";
     std::printf("  %-10s  %s\n", number.c_str(), d.name.c_str());
     std::printf("              vendor %s, arch %s, %s, %u %s, up to %u threads per workgroup\n",
                 d.vendor.c_str(), d.arch.c_str(), gib(d.memory_bytes).c_str(), d.compute_units,

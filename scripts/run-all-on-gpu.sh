@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
 # run-all-on-gpu.sh — runs on the GPU node (copied to .gpu/run-all.sh by stage-gpu-run.sh):
-# unpacks the LLVM 22 runtime, runs every staged program on the GPU with OFFLOAD_INFO=-1, then
-# again forced onto the CPU device, and prints "N passed, N failed".
+# unpacks the bundle made by `offload-cxx bundle`, lists the devices, runs every program on the
+# GPU with OFFLOAD_INFO=-1 and again forced onto the CPU device, runs the bad-input suite's run
+# cases on the GPU, and compute-sanitizer's memcheck over the end-to-end programs. Prints
+# "N passed, N failed". Logs go to $OUT.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-eval "$(bash "$here/gpu-runtime-env" "$here/debs")"
-export LD_LIBRARY_PATH=$here/lib:$LD_LIBRARY_PATH
-log=${OUT:-/tmp}/gpu-run.log
+logs=${OUT:-/tmp}
+b=/tmp/offload-cxx-bundle/bundle
+rm -rf /tmp/offload-cxx-bundle && mkdir -p /tmp/offload-cxx-bundle
+xz -dc "$here/bundle.tar.xz" | tar -C /tmp/offload-cxx-bundle -xf -
+log=$logs/gpu-run.log
 : > "$log"
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | tee -a "$log"
+echo "--- $b/devices fill:"
+"$b/devices" fill
+echo "--- $b/devices runtime_errors_amd:"
+"$b/devices" runtime_errors_amd | tail -4
 passed=0 failed=0
-for prog in "$here"/bin/*; do
+for prog in "$b"/bin/*; do
   name=$(basename "$prog")
+  [ "$name" = run_cases ] && continue
   for mode in gpu cpu; do
     if [ $mode = cpu ]; then export OFFLOAD_DEVICE=cpu; else unset OFFLOAD_DEVICE; fi
     echo "=== $name ($mode)" >> "$log"
-    if OFFLOAD_INFO=-1 timeout 120 "$prog" >> "$log" 2>&1; then
+    if CONCURRENCY_TIMEOUT=60 OFFLOAD_INFO=-1 timeout 120 "$b/run" "$name" >> "$log" 2>&1; then
       passed=$((passed+1)); echo "PASS $name ($mode)"
     else
       failed=$((failed+1)); echo "FAIL $name ($mode)"
@@ -23,18 +32,30 @@ for prog in "$here"/bin/*; do
   done
 done
 unset OFFLOAD_DEVICE
-echo "--- data-model with a 1 GiB field on the GPU, copies of the field under OFFLOAD_INFO:"
-OFFLOAD_INFO=-1 "$here/bin/data-model" 27 > "${OUT:-/tmp}/data-model-info.log" 2>&1; echo "exit $?"
-grep -E "all checks|FAIL|error" "${OUT:-/tmp}/data-model-info.log"
-echo "launches: $(grep -a -c 'launching kernel' "${OUT:-/tmp}/data-model-info.log"), copies of 1 GiB (size 1073741824): $(grep -a 'Copying data' "${OUT:-/tmp}/data-model-info.log" | grep -a -c 'Size=1073741824')"
-grep -a -E "launching kernel|Size=1073741824" "${OUT:-/tmp}/data-model-info.log" | grep -a -E "launching|Copying|Removing" | cut -c1-170 | head -24
-echo "--- data-model, 1 GiB, on the CPU device of the GPU node:"
-( export OFFLOAD_DEVICE=cpu; /usr/bin/time -f "%e s" "$here/bin/data-model" 27 2>&1 | tail -2 )
-echo "--- runtime_errors on the GPU:"
-sed -n '/=== runtime_errors (gpu)/,/=== runtime_errors (cpu)/p' "$log" | grep -v omptarget | head -12
-unset OFFLOAD_DEVICE
-echo "--- mandatory offload with the GPU present:"
-OMP_TARGET_OFFLOAD=mandatory "$here/bin/runtime_errors" mandatory 2>&1 | tail -2
+echo "--- a program without code for this GPU, mandatory offload:"
+OMP_TARGET_OFFLOAD=mandatory "$b/run" runtime_errors_amd mandatory 2>&1 | tail -1
+OFFLOAD_INFO=1 "$b/run" runtime_errors_amd > "$logs/amd-fallback.log" 2>&1; grep -m1 "no GPU of this machine" "$logs/amd-fallback.log"
+echo "--- bad-input suite, run cases, on the GPU:"
+if python3 "$here/bad_inputs.py" --run-only --bin-dir "$b/bin" --launcher "$b/run" --gpu --work /tmp/bi --verbose > "$logs/bad-inputs-gpu.log" 2>&1; then
+  passed=$((passed+1)); echo "PASS bad-inputs (gpu)"
+else
+  failed=$((failed+1)); echo "FAIL bad-inputs (gpu)"
+fi
+grep -E "gpu-|device-fault|out-of-device|summary|passed," "$logs/bad-inputs-gpu.log" | cut -c1-230
+echo "--- compute-sanitizer memcheck over the end-to-end programs:"
+cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+if [ -n "$cs" ]; then
+  for name in fill fill_types two_kernels grid3d data_model atomics_warps concurrency data-model multi_tu dot histogram matmul stencil; do
+    [ -x "$b/bin/$name" ] || continue
+    if timeout 300 "$cs" --tool memcheck --report-api-errors no --error-exitcode 9 "$b/run" "$name" > "$logs/memcheck-$name.log" 2>&1; then
+      passed=$((passed+1)); echo "PASS memcheck $name: $(grep -a 'ERROR SUMMARY' "$logs/memcheck-$name.log" | tail -1)"
+    else
+      failed=$((failed+1)); echo "FAIL memcheck $name (exit $?): $(grep -a 'ERROR SUMMARY' "$logs/memcheck-$name.log" | tail -1)"
+    fi
+  done
+else
+  echo "compute-sanitizer not found"
+fi
 echo "--- OFFLOAD_INFO of fill on the GPU:"
-sed -n '/=== fill (gpu)/,/=== fill (cpu)/p' "$log" | head -60
+sed -n '/=== fill (gpu)/,/=== fill (cpu)/p' "$log" | head -20
 echo "$passed passed, $failed failed"

@@ -15,6 +15,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace offload::rt::vendor {
 namespace {
@@ -77,6 +78,26 @@ void prepare_cuda_primary_contexts() {
     if (set_flags(device, flags) == 0)
       retain(&context, device);
   }
+}
+
+std::string cuda_device_arch(int ordinal) {
+  void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!cuda)
+    cuda = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+  if (!cuda)
+    return {};
+  using cu_device_get_attribute_fn = int (*)(int *, int, int);
+  auto init = reinterpret_cast<cu_init_fn>(dlsym(cuda, "cuInit"));
+  auto get = reinterpret_cast<cu_device_get_fn>(dlsym(cuda, "cuDeviceGet"));
+  auto attribute =
+      reinterpret_cast<cu_device_get_attribute_fn>(dlsym(cuda, "cuDeviceGetAttribute"));
+  constexpr int compute_capability_major = 75, compute_capability_minor = 76;
+  int device = 0, major = 0, minor = 0;
+  if (!init || !get || !attribute || init(0) != 0 || get(&device, ordinal) != 0 ||
+      attribute(&major, compute_capability_major, device) != 0 ||
+      attribute(&minor, compute_capability_minor, device) != 0)
+    return {};
+  return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
 } // namespace offload::rt::vendor
