@@ -4,6 +4,7 @@ cmake_minimum_required(VERSION 3.21)
 set(prefix ${WORK_DIR}/prefix)
 set(example ${WORK_DIR}/example)
 file(REMOVE_RECURSE ${prefix} ${example})
+string(REPLACE "," ";" archs "${ARCHS}")  # sm_90,host -> OFFLOAD_ARCHS=sm_90;host
 unset(ENV{OFFLOAD_DEVICE})  # no GPU here: the program picks the CPU device itself
 
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
@@ -18,9 +19,20 @@ endforeach()
 
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${EXAMPLE_DIR} -B ${example} -G Ninja
                         -DCMAKE_MAKE_PROGRAM=${NINJA} -DCMAKE_CXX_COMPILER=g++
-                        -DCMAKE_PREFIX_PATH=${prefix} "-DOFFLOAD_ARCHS=${ARCHS}"
+                        -DCMAKE_PREFIX_PATH=${prefix} "-DOFFLOAD_ARCHS=${archs}"
                 COMMAND_ERROR_IS_FATAL ANY)
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${example} COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${example} --target offload-archs
+                OUTPUT_VARIABLE archs COMMAND_ERROR_IS_FATAL ANY)
+if(NOT archs MATCHES "host\tthe CPU device")
+  message(FATAL_ERROR "OffloadCxx::offload-cxx --print-offload-archs did not list host:\n${archs}")
+endif()
+if(ARCHS MATCHES "sm_90")  # the sm_90 image of the linked device code is in the program
+  file(STRINGS ${example}/vecops-demo listed REGEX "^sm_90,host$")
+  if(NOT listed)
+    message(FATAL_ERROR "vecops-demo holds no sm_90 image: the link launcher did not register it")
+  endif()
+endif()
 execute_process(COMMAND ${example}/vecops-demo
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 message("${out}${err}")
