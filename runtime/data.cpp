@@ -110,8 +110,7 @@ void region_data(device_handle device, data_op op, const arg_desc *maps, std::ui
                  source_loc where) {
   if (device.gpu < 0 || n == 0)
     return;  // the CPU device works on host memory
-  if (std::uint32_t flags = rt::info_flags())
-    __tgt_set_info_flag(flags);
+  rt::pass_info_flags_to_libomptarget();
   auto bits = [op](transfer how) -> std::int64_t {
     const bool in = how == transfer::to || how == transfer::tofrom;
     const bool out = how == transfer::from || how == transfer::tofrom;

@@ -182,8 +182,7 @@ struct site_key_hash {
 
 void gpu_device_run(int device, const detail::launch_request &request,
                     const kernel_info &kernel) {
-  if (std::uint32_t flags = info_flags())
-    __tgt_set_info_flag(flags);
+  pass_info_flags_to_libomptarget();
 
   packed_args packed = pack_args(request.args, request.num_args, {}, request.where, map_bits,
                                  /*keep_literals=*/true, /*with_names=*/false);

@@ -11,6 +11,11 @@ namespace offload::rt {
 /// The OFFLOAD_INFO bits (0 when unset or unparsable).
 std::uint32_t info_flags();
 
+/// Hands the OFFLOAD_INFO bits to libomptarget, once per process (libomptarget must be
+/// initialised: call it before a GPU operation). Setting them at every launch from many threads
+/// races inside libomptarget's plugins.
+void pass_info_flags_to_libomptarget();
+
 /// printf-style line on stderr, prefixed "offload-cxx info: ".
 void info_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
 

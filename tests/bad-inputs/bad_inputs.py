@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BUILD_SOURCES = os.path.join(HERE, "build")
+BUILD_SOURCES = os.path.join(HERE, "sources")
 
 # Error classes: name -> pattern of the one line that reports it.
 CLASSES = {
@@ -80,7 +80,7 @@ def src(name):
 
 
 def build_case(name, klass, kernel=None, marked=True, extra=(), **kw):
-    """A source of build/ (NAME.cpp) compiled into W/NAME, which must not appear."""
+    """A source of sources/ (NAME.cpp) compiled into W/NAME, which must not appear."""
     return Case(name, klass, "build", ["{driver}", *extra, src(name), "-o", "{work}/" + name],
                 kernel=kernel, where=(src(name), name) if marked else None,
                 output="{work}/" + name, **kw)

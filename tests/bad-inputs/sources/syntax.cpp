@@ -1,0 +1,4 @@
+#include <offload/offload.hpp>
+int main() {
+  int x = ; // case:syntax
+}
