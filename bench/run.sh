@@ -2,7 +2,8 @@
 # bench/run.sh — the performance harness. Two halves:
 #   bash bench/run.sh build      (here: builds bench/babelstream.cpp with offload-cxx for sm_90, the
 #                                 CUDA reference with nvcc, times both builds, measures the CPU
-#                                 device's triad against g++ -O3 -fopenmp; stages into .gpu/bench)
+#                                 device's triad against g++ -O3 -fopenmp; stages into .gpu/bench
+#                                 the program as an offload-cxx bundle; carry .gpu alone)
 #   bash .gpu/bench/run.sh gpu   (on the GPU node: runs both, prints one table of ratios)
 # Every figure is BabelStream's best-of-N bandwidth or a median of many timed runs.
 set -euo pipefail
@@ -28,17 +29,23 @@ if [ "$mode" = build ] || [ "$mode" = ci ]; then
   g++ -O3 -fopenmp "$root/bench/cpu_triad_omp.cpp" -o "$out/cpu_triad_omp"
   "$out/cpu_triad_omp" 25 20 >> "$out/host-results.txt"
   OFFLOAD_DEVICE=cpu "$out/babelstream" 25 20 200 | awk '/^triad /{print "triad_cpu_device", $2, "GB/s"}' >> "$out/host-results.txt"
+  # The GPU node runs the program from a bundle (offload-cxx bundle), packed to fit the carry.
+  rm -rf "$out/bundle-work" && mkdir -p "$out/bundle-work"
+  "$root/build/bin/offload-cxx" bundle "$out/babelstream" -o "$out/bundle-work/bundle" >/dev/null
+  tar -C "$out/bundle-work" -cf - bundle | xz -T2 -4 > "$out/bundle.tar.xz"
+  rm -rf "$out/bundle-work" "$out/babelstream"
   cp "$here/run.sh" "$out/run.sh"
   cat "$out/host-results.txt"
   exit 0
 fi
-# gpu: run next to .gpu (the runtime packages and library staged by scripts/stage-gpu-run.sh).
-gpu=$(cd "$here/.." && pwd)
-eval "$(bash "$gpu/gpu-runtime-env" "$gpu/debs")"
-export LD_LIBRARY_PATH=$gpu/lib:$LD_LIBRARY_PATH
+# gpu: on the node, next to what `run.sh build` staged (.gpu/bench: bundle.tar.xz, the CUDA
+# program, host-results.txt).
+b=/tmp/offload-cxx-bench/bundle
+rm -rf /tmp/offload-cxx-bench && mkdir -p /tmp/offload-cxx-bench
+xz -dc "$here/bundle.tar.xz" | tar -C /tmp/offload-cxx-bench -xf -
 log=${OUT:-/tmp}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-"$here/babelstream" 27 100 10000 | tee "$log/offload.txt"
+"$b/run" babelstream 27 100 10000 | tee "$log/offload.txt"
 "$here/babelstream-cuda" 27 100 10000 | tee "$log/cuda.txt"
 python3 - "$log/offload.txt" "$log/cuda.txt" "$here/host-results.txt" <<'PY'
 import sys
