@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bootstrap.sh — the README's first command: installs what offload-cxx needs on Debian 12 (LLVM
-# 22's clang, lld, libclang-cpp and offload runtime; CMake, Ninja, ccache, GoogleTest), builds
+# 22's clang, lld, libclang-cpp and offload runtime; CMake, Ninja, ccache, GoogleTest; Open MPI for
+# examples/mpi), builds
 # offload-cxx, compiles examples/fill.cpp with it and runs it (on the GPU if there is one, else
 # on the CPU device). Safe to run again: it installs only what is missing.
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$root"
 
 packages=(clang-22 lld-22 llvm-22 llvm-22-dev llvm-22-tools libclang-cpp22-dev libclang-22-dev
           liboffload-22 liboffload-22-dev libomp-22-dev cmake ninja-build ccache g++ libgtest-dev
-          python3 libboost-context-dev libclang-rt-22-dev)
+          python3 libboost-context-dev libclang-rt-22-dev openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -33,6 +33,8 @@ except (OSError, subprocess.SubprocessError):
     pass
 if shutil.which("clang++-22"):
     config.available_features.add("clang-host")
+if shutil.which("mpicxx") and shutil.which("mpirun"):  # Open MPI: tests/lit/e2e/mpi.test
+    config.available_features.add("mpi")
 config.substitutions.append(("%{env_path}", config.environment["PATH"]))
 config.substitutions.append(("%{bad_input_features}", "ptxas" if ptxas else "none"))
 config.substitutions.append(("%python", "/usr/bin/python3"))
