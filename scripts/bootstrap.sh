@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bootstrap.sh — the README's first command: installs what offload-cxx needs on Debian 12 (LLVM
-# 22's clang, lld, libclang-cpp and offload runtime; CMake, Ninja, ccache, GoogleTest; Open MPI for
-# examples/mpi), builds
-# offload-cxx, compiles examples/fill.cpp with it and runs it (on the GPU if there is one, else
-# on the CPU device). Safe to run again: it installs only what is missing.
+# 22's clang, lld, libclang-cpp and offload runtime; CMake, Ninja, ccache, GoogleTest; Open MPI
+# for examples/mpi), builds offload-cxx, compiles examples/fill.cpp with it and runs it (on the
+# GPU if there is one, else on the CPU device). Safe to run again: it installs only what is
+# missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
