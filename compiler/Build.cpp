@@ -1,6 +1,8 @@
 // compiler/Build.cpp — see Build.h.
 #include "Build.h"
 
+#include "CpuImage.h"
+
 #include "HostMetadataPass.h"
 #include "ObjectFiles.h"
 
@@ -142,6 +144,8 @@ Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchai
   O.TempDir = S.TempDir;
   O.TempStem = TempStem;
   O.Commands = S.Commands;
+  O.DebugFlag = S.DebugFlag;
+  O.CpuImage = S.CpuImage;
   return O;
 }
 
@@ -189,14 +193,15 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
   DeviceImageFile File;
   File.Kernels = *M;
   for (const std::string &Arch : DO->Archs) {
-    if (Arch == "host" || M->Kernels.empty())
+    if (M->Kernels.empty() || (Arch == "host" && !DO->CpuImage))
       continue;
     Timer T{"device bitcode for " + Arch, S.Commands};
-    Expected<std::string> Bitcode = compileDeviceBitcode(*M, Arch, *Tools, *DO);
+    Expected<std::string> Bitcode = Arch == "host" ? compileCpuBitcode(*M, *Tools, *DO)
+                                                   : compileDeviceBitcode(*M, Arch, *Tools, *DO);
     if (!Bitcode)
       return Finish(Bitcode.takeError());
     DeviceImage Image;
-    Image.Triple = cantFail(tripleForArch(Arch));
+    Image.Triple = Arch == "host" ? std::string(CpuImageTriple) : cantFail(tripleForArch(Arch));
     Image.Arch = Arch;
     Image.Kind = object::IMG_Bitcode;
     if (!S.Commands.DryRun) {

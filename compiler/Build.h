@@ -35,6 +35,8 @@ struct BuildSettings {
   CommandOptions Commands;
   std::vector<std::string> RequestedArchs;  ///< --offload-arch; empty: native,host
   std::string OptLevel;                     ///< "-O2", or empty (device code: -O3)
+  std::string DebugFlag;                    ///< "-g", "-g3", ... or empty
+  bool CpuImage = true;                     ///< build the CPU device's image (CpuImage.h)
   std::string TempDir;                      ///< intermediate files go here
   std::string Stem;                         ///< ... under names that start with this
 };

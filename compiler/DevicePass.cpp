@@ -1,5 +1,6 @@
 // compiler/DevicePass.cpp — see DevicePass.h.
 #include "DevicePass.h"
+#include "CpuImage.h"
 
 #include <cstring>
 #include <set>
@@ -178,6 +179,14 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
       return createStringError(inconvertibleErrorCode(), "cannot link the device code of '%s'",
                                In.c_str());
   }
+  if (Arch == "host") {  // CPU images: calls into the host program are resolved by its link
+    std::error_code EC;
+    raw_fd_ostream OS(Output, EC, sys::fs::OF_None);
+    if (EC)
+      return createFileError(Output, EC);
+    WriteBitcodeToFile(*Merged, OS);
+    return Error::success();
+  }
   // NVIDIA math (<cmath> calls became __nv_* calls): CUDA's libdevice, only what is used.
   const bool Nvidia = StringRef(Arch).starts_with("sm_");
   bool NeedsLibdevice = false;
@@ -242,6 +251,8 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
 
 Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::string &Arch,
                                          const Toolchain &Tools, const DevicePassOptions &O) {
+  if (Arch == "host")
+    return lowerCpuBitcode(Bitcode, Tools, O);
   Expected<std::string> Triple = tripleForArch(Arch);
   if (!Triple)
     return Triple.takeError();
@@ -291,8 +302,21 @@ Error runDevicePass(const Manifest &M, const Toolchain &Tools, const DevicePassO
     Expected<std::string> Triple = tripleForArch(Arch);
     if (!Triple)
       return Triple.takeError();
-    if (Triple->empty() || M.Kernels.empty())
-      continue;  // the CPU device runs the host-compiled kernels
+    if (M.Kernels.empty())
+      continue;
+    if (Triple->empty() && !O.CpuImage)
+      continue;
+    if (Triple->empty()) {  // the CPU device's image: workgroup loops (CpuImage.h)
+      Expected<std::string> Bitcode = compileCpuBitcode(M, Tools, O);
+      if (!Bitcode)
+        return Bitcode.takeError();
+      Expected<DeviceImage> Image = lowerCpuBitcode(*Bitcode, Tools, O);
+      if (!Image)
+        return Image.takeError();
+      if (!O.Commands.DryRun)
+        File.Images.push_back(std::move(*Image));
+      continue;
+    }
     Expected<std::string> Bitcode = compileDeviceBitcode(M, Arch, Tools, O);
     if (!Bitcode)
       return Bitcode.takeError();

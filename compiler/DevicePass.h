@@ -34,6 +34,9 @@ struct DevicePassOptions {
   std::string TempDir;             ///< where intermediate files go
   std::string TempStem;            ///< their common name prefix
   CommandOptions Commands;
+  std::string DebugFlag;           ///< the user's -g (the CPU image is host code they debug)
+  bool CpuImage = true;            ///< for "host": build the CPU image (else the CPU device
+                                   ///< runs the host compiler's kernels work-item by work-item)
 };
 
 /// The device translation unit for M (also what --save-temps keeps as <stem>.device.cpp).

@@ -1,6 +1,8 @@
 // compiler/HostPass.cpp — see HostPass.h.
 #include "HostPass.h"
 
+#include "CpuImage.h"
+
 #include "llvm/Frontend/Offloading/OffloadWrapper.h"
 #include "llvm/Frontend/Offloading/Utility.h"
 #include "llvm/IR/Constants.h"
@@ -24,7 +26,7 @@ namespace offload::compiler {
 
 static constexpr StringLiteral HostTriple = "x86_64-unknown-linux-gnu";
 /// OFFLOAD_CXX_PROGRAM_VERSION in include/offload/detail/runtime_api.hpp.
-static constexpr uint32_t ProgramRecordVersion = 1;
+static constexpr uint32_t ProgramRecordVersion = 2;
 /// Constructor priority of the registrations: early, like clang's offload registration, so that
 /// kernels launched from users' static constructors are already known.
 static constexpr int RegistrationPriority = 101;
@@ -56,8 +58,20 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   }
 
   // (1) offload-cxx's program record.
-  StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Type::getInt64Ty(Ctx)},
+  const bool HasCpuImage = llvm::any_of(File.Images, [](const DeviceImage &I) { return I.Arch == "host"; });
+  StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Type::getInt64Ty(Ctx), Ptr},
                          "offload_cxx_kernel_record");
+  // Each kernel's workgroup loop in the CPU image (CpuImage.h); weak: null where the image has
+  // none (no CPU image, or a static-library kernel the program does not link).
+  auto cpuEntry = [&](const ManifestKernel &K) -> Constant * {
+    if (!HasCpuImage)
+      return ConstantPointerNull::get(Ptr);
+    auto *F = cast<Function>(
+        M->getOrInsertFunction(cpuEntryName(K), FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false))
+            .getCallee());
+    F->setLinkage(GlobalValue::ExternalWeakLinkage);
+    return F;
+  };
   std::vector<Constant *> Records;
   for (size_t I = 0; I < HostKernels.size(); ++I) {
     const ManifestKernel &K = File.Kernels.Kernels[I];
@@ -73,7 +87,8 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
                        cString(*M, K.DeclaredAt, ".offload_cxx.declared_at"),
                        cString(*M, ParamNames, ".offload_cxx.param_names"),
                        ConstantInt::get(Type::getInt64Ty(Ctx),
-                                        K.UsesBarriers ? KernelUsesBarriers : 0)}));
+                                        K.UsesBarriers ? KernelUsesBarriers : 0),
+                       cpuEntry(K)}));
   }
   ArrayType *RecordsTy = ArrayType::get(KernelRecord, Records.size());
   auto *RecordsVar = new GlobalVariable(*M, RecordsTy, /*isConstant=*/true,
@@ -82,7 +97,8 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
                                         ".offload_cxx.kernels");
   std::vector<Constant *> Archs;
   for (const DeviceImage &I : File.Images)
-    Archs.push_back(cString(*M, I.Arch, ".offload_cxx.arch"));
+    if (I.Arch != "host")
+      Archs.push_back(cString(*M, I.Arch, ".offload_cxx.arch"));
   Archs.push_back(cString(*M, "host", ".offload_cxx.arch"));
   ArrayType *ArchsTy = ArrayType::get(Ptr, Archs.size());
   auto *ArchsVar = new GlobalVariable(*M, ArchsTy, true, GlobalValue::InternalLinkage,
@@ -91,7 +107,8 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   // without running it (`offload-cxx devices PROGRAM`, `offload-cxx bundle`).
   std::string ArchList;
   for (const DeviceImage &I : File.Images)
-    ArchList += I.Arch + ",";
+    if (I.Arch != "host")
+      ArchList += I.Arch + ",";
   ArchList += "host";
   auto *ArchListVar = new GlobalVariable(
       *M, ArrayType::get(Type::getInt8Ty(Ctx), ArchList.size() + 1), true,
@@ -119,14 +136,16 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   // (2) libomptarget: entries and images, through LLVM's offloading wrapper. Its constructor
   // comes after ours in llvm.global_ctors (same priority: array order), so the runtime has seen
   // the program (and prepared the CUDA contexts) before libomptarget registers the images.
-  if (!File.Images.empty()) {
+  const bool HasGpuImage = llvm::any_of(File.Images, [](const DeviceImage &I) { return I.Arch != "host"; });
+  if (HasGpuImage) {
     for (size_t I = 0; I < HostKernels.size(); ++I)
       offloading::emitOffloadingEntry(*M, object::OFK_OpenMP, HostKernels[I],
                                       File.Kernels.Kernels[I].Entry, /*Size=*/0, /*Flags=*/0,
                                       /*Data=*/0);
     std::vector<ArrayRef<char>> Images;
     for (const DeviceImage &I : File.Images)
-      Images.emplace_back(I.Bytes.data(), I.Bytes.size());
+      if (I.Arch != "host")  // libomptarget runs GPU images only; the CPU device is ours
+        Images.emplace_back(I.Bytes.data(), I.Bytes.size());
     if (Error E = offloading::wrapOpenMPBinaries(*M, Images, offloading::getOffloadEntryArray(*M),
                                                  /*Suffix=*/"", /*Relocatable=*/false))
       return E;
@@ -192,25 +211,44 @@ Expected<std::string> compileHostObject(const std::string &Source, const HostPas
   return Object;
 }
 
+Expected<std::vector<std::string>> writeProgramObjects(const DeviceImageFile &File,
+                                                      const std::string &Prefix) {
+  std::vector<std::string> Objects = {Prefix + ".registration.o"};
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> M = buildRegistrationModule(File, Ctx);
+  if (!M)
+    return M.takeError();
+  if (Error E = emitRegistrationObject(**M, Objects[0]))
+    return E;
+  for (const DeviceImage &I : File.Images)
+    if (I.Arch == "host") {
+      Objects.push_back(Prefix + ".cpu-image.o");
+      if (Error E = writeFile(Objects.back(), I.Bytes))
+        return E;
+    }
+  return Objects;
+}
+
 Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
                   const HostPassOptions &O, StringRef OutPath) {
   Expected<std::string> Compiler = findTool(O.HostCompiler, {});
   if (!Compiler)
     return createStringError(inconvertibleErrorCode(), "host compiler: %s",
                              toString(Compiler.takeError()).c_str());
-  const std::string Registration = O.TempDir + "/" + O.TempStem + ".registration.o";
+  // A dry run lists the registration object it would write (it has no images to write).
+  std::vector<std::string> Added = {O.TempDir + "/" + O.TempStem + ".registration.o"};
   if (!O.Commands.DryRun) {
-    LLVMContext Ctx;
-    Expected<std::unique_ptr<Module>> M = buildRegistrationModule(File, Ctx);
-    if (!M)
-      return M.takeError();
-    if (Error E = emitRegistrationObject(**M, Registration))
-      return E;
+    Expected<std::vector<std::string>> Written =
+        writeProgramObjects(File, O.TempDir + "/" + O.TempStem);
+    if (!Written)
+      return Written.takeError();
+    Added = std::move(*Written);
   }
   std::vector<std::string> Link = {*Compiler};
   Link.insert(Link.end(), Objects.begin(), Objects.end());
+  Link.insert(Link.end(), Added.begin(), Added.end());
   Link.insert(Link.end(),
-              {Registration, "-o", OutPath.str(), "-L" + O.RuntimeLibDir, "-loffload-cxx-rt",
+              {"-o", OutPath.str(), "-L" + O.RuntimeLibDir, "-loffload-cxx-rt",
                "-L" + O.LLVMLibDir, "-lomptarget", "-Wl,-rpath," + O.RuntimeLibDir,
                "-Wl,-rpath," + O.LLVMLibDir, "-pthread"});
   Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());

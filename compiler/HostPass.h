@@ -52,6 +52,11 @@ llvm::Expected<std::vector<std::string>> hostCompileCommand(const std::string &S
                                                             const HostPassOptions &Options,
                                                             const std::string &Object);
 
+/// Writes what a program links beside its host objects: the registration object of File and,
+/// when File has one, the CPU device's image (CpuImage.h). Returns their paths (Prefix.*.o).
+llvm::Expected<std::vector<std::string>> writeProgramObjects(const DeviceImageFile &File,
+                                                             const std::string &Prefix);
+
 /// Links host objects (and archives) with the registration of File and the runtime.
 llvm::Error linkProgram(llvm::ArrayRef<std::string> Objects, const DeviceImageFile &File,
                         const HostPassOptions &Options, llvm::StringRef OutPath);

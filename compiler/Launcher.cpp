@@ -190,15 +190,11 @@ int runLinkLauncher(const Layout &L) {
   Expected<DeviceImageFile> Program = linkDeviceCode(S, Inputs);
   if (!Program)
     return failWith(Program.takeError());
-  const std::string Registration = S.TempDir + "/" + S.Stem + ".registration.o";
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> M = buildRegistrationModule(*Program, Ctx);
-  if (!M)
-    return failWith(M.takeError());
-  if (Error E = emitRegistrationObject(**M, Registration))
-    return failWith(std::move(E));
+  Expected<std::vector<std::string>> Added = writeProgramObjects(*Program, S.TempDir + "/" + S.Stem);
+  if (!Added)
+    return failWith(Added.takeError());
   std::vector<std::string> Link = *Argv;
-  Link.push_back(Registration);
+  Link.insert(Link.end(), Added->begin(), Added->end());
   for (std::string &A : runtimeLinkArgs(L))
     Link.push_back(std::move(A));
   Timer T{"link", S.Commands};

@@ -45,7 +45,7 @@
 #endif
 
 namespace offload::detail {
-thread_local cpu_item current_cpu_item;
+thread_local constinit cpu_item current_cpu_item;
 } // namespace offload::detail
 
 
@@ -312,10 +312,24 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const dim3 &
 
 } // namespace
 
-void cpu_device_run(const detail::launch_request &request, bool uses_barriers) {
+void cpu_device_run(const detail::launch_request &request, bool uses_barriers,
+                    void (*workgroup_loop)(const abi::slot_t *)) {
   const dim3 grid = request.workgroups, block = request.threads;
   const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
   const bool fibers = uses_barriers && std::uint64_t(block.x) * block.y * block.z > 1;
+  // The CPU image's workgroup loop takes the launch's slots, with host addresses: on the CPU
+  // device host memory is device memory.
+  std::vector<abi::slot_t> slots;
+  if (workgroup_loop && !fibers) {
+    slots.reserve(request.num_args + 1);
+    for (std::uint32_t i = 0; i < request.num_args; ++i) {
+      const detail::arg_desc &a = request.args[i];
+      slots.push_back(a.how == detail::transfer::literal
+                          ? a.literal
+                          : static_cast<abi::slot_t>(reinterpret_cast<std::uintptr_t>(a.host_ptr)));
+    }
+    slots.push_back(0);
+  }
   auto run_workgroup = [&](std::uint64_t linear) {
     detail::cpu_item &item = detail::current_cpu_item;
     item.grid_dim = grid;
@@ -327,6 +341,10 @@ void cpu_device_run(const detail::launch_request &request, bool uses_barriers) {
       dynamic_shared_memory.resize(request.dynamic_shared_bytes);
     if (fibers) {
       run_workgroup_as_fibers(request, block);
+      return;
+    }
+    if (!slots.empty()) {
+      workgroup_loop(slots.data());
       return;
     }
     for (std::uint32_t z = 0; z < block.z; ++z)

@@ -20,6 +20,9 @@ const std::string &cpu_device_name();
 /// thrown by a work-item is rethrown here (the first one; the other workgroups still finish).
 /// A kernel that may call offload::barrier() runs each workgroup's work-items as fibers
 /// (`uses_barriers`); others run them one after another, which is much cheaper.
-void cpu_device_run(const detail::launch_request &request, bool uses_barriers = true);
+/// With `workgroup_loop` (the kernel's entry in the program's CPU image) a workgroup without
+/// barriers is one call to it instead of one type-erased call per work-item.
+void cpu_device_run(const detail::launch_request &request, bool uses_barriers = true,
+                    void (*workgroup_loop)(const abi::slot_t *) = nullptr);
 
 } // namespace offload::rt

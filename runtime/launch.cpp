@@ -94,7 +94,8 @@ void launch(const launch_request &request) {
   if (device.is_gpu())
     rt::gpu_device_run(device.gpu, request, *kernel);
   else
-    rt::cpu_device_run(request, !kernel || kernel->uses_barriers);
+    rt::cpu_device_run(request, !kernel || kernel->uses_barriers,
+                       kernel ? kernel->cpu_entry : nullptr);
   last_device = device.name;
 }
 

@@ -63,7 +63,8 @@ extern "C" void __offload_cxx_register_program(const offload_cxx_program *progra
     if (!k.host_address)
       continue;  // a static library's kernel that the program did not link
     offload::rt::kernel_info info{k.name, k.entry, k.declared_at, {},
-                                  (k.flags & OFFLOAD_CXX_KERNEL_USES_BARRIERS) != 0};
+                                  (k.flags & OFFLOAD_CXX_KERNEL_USES_BARRIERS) != 0,
+                                  k.cpu_entry};
     for (const char *p = k.param_names; p && *p;) {
       const char *comma = std::strchr(p, ',');
       info.param_names.emplace_back(p, comma ? comma : p + std::strlen(p));

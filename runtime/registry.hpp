@@ -17,6 +17,8 @@ struct kernel_info {
   std::string declared_at;  ///< "fill.cpp:9"
   std::vector<std::string> param_names;
   bool uses_barriers = true;  ///< may call offload::barrier(): the CPU device runs fibers
+  /// The workgroup loop of the program's CPU image, or null (run work-item by work-item).
+  void (*cpu_entry)(const abi::slot_t *slots) = nullptr;
 };
 
 /// The kernel registered at `host_address`, or nullptr when no program registered it (a kernel

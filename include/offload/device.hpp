@@ -33,7 +33,8 @@ namespace detail {
 struct cpu_item {
   dim3 thread, block, block_dim, grid_dim;
 };
-extern thread_local cpu_item current_cpu_item;
+/// constinit: statically initialised, so other modules read it without a TLS wrapper call.
+extern thread_local constinit cpu_item current_cpu_item;
 } // namespace detail
 #endif
 

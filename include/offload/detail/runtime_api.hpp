@@ -70,6 +70,9 @@ struct offload_cxx_kernel_record {
   const char *declared_at;   ///< "file:line" of the kernel's declaration
   const char *param_names;   ///< each launch slot's name, comma-separated: "x,value"
   std::uint64_t flags;       ///< OFFLOAD_CXX_KERNEL_* bits
+  /// The kernel's workgroup loop in the program's CPU image (offload/detail/cpu_entry.hpp), or
+  /// null: the CPU device then runs the host-compiled kernel one work-item at a time.
+  void (*cpu_entry)(const offload::abi::slot_t *slots);
 };
 
 /// The kernel may call offload::barrier() (directly or through functions it calls).
@@ -84,7 +87,7 @@ struct offload_cxx_program {
   const char *const *archs;  ///< e.g. "sm_90", "gfx90a", "host"
 };
 
-#define OFFLOAD_CXX_PROGRAM_VERSION 1u
+#define OFFLOAD_CXX_PROGRAM_VERSION 2u
 
 /// Called from the constructor that the host pass emits into every program.
 void __offload_cxx_register_program(const offload_cxx_program *program);
