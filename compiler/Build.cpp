@@ -145,7 +145,8 @@ Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchai
   O.TempStem = TempStem;
   O.Commands = S.Commands;
   O.DebugFlag = S.DebugFlag;
-  O.CpuImage = S.CpuImage;
+  const bool AnyGpu = llvm::any_of(O.Archs, [](const std::string &A) { return A != "host"; });
+  O.CpuImage = S.CpuImage == CpuImageMode::On || (S.CpuImage == CpuImageMode::Auto && !AnyGpu);
   return O;
 }
 

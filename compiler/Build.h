@@ -30,13 +30,17 @@ public:
 };
 
 /// What every build step needs to know.
+/// --cpu-image: Auto builds the CPU image when no GPU architecture is built (a CPU-only build,
+/// where the CPU device is the target); On and Off force it.
+enum class CpuImageMode { Auto, On, Off };
+
 struct BuildSettings {
   Layout L;
   CommandOptions Commands;
   std::vector<std::string> RequestedArchs;  ///< --offload-arch; empty: native,host
   std::string OptLevel;                     ///< "-O2", or empty (device code: -O3)
   std::string DebugFlag;                    ///< "-g", "-g3", ... or empty
-  bool CpuImage = true;                     ///< build the CPU device's image (CpuImage.h)
+  CpuImageMode CpuImage = CpuImageMode::Auto;  ///< the CPU device's image (CpuImage.h)
   std::string TempDir;                      ///< intermediate files go here
   std::string Stem;                         ///< ... under names that start with this
 };

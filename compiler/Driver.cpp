@@ -66,11 +66,13 @@ cl::opt<std::string> OptLevel("O", cl::desc("Optimisation level for host and dev
 cl::opt<std::string> Debug("g", cl::desc("Host debug information (-g, -g3, -ggdb, ... as g++)"),
                            cl::Prefix, cl::ValueOptional, cl::value_desc("level"),
                            cl::cat(Category));
-cl::opt<bool> NoCpuImage("no-cpu-image",
-                         cl::desc("Build no CPU-device image: the CPU device then runs the "
-                                  "kernels your host compiler compiled, one work-item at a time "
-                                  "(slower; for sanitizer and debugger runs of kernels)"),
-                         cl::cat(Category));
+cl::opt<std::string> CpuImage(
+    "cpu-image", cl::init("auto"), cl::value_desc("auto|on|off"),
+    cl::desc("The CPU device's image: one loop per kernel over a workgroup, the kernel inlined "
+             "(fast CPU device). auto (default): built when no GPU architecture is asked for; on: "
+             "always; off: the CPU device runs your host compiler's kernels work-item by "
+             "work-item (for sanitizer and debugger runs of kernels)"),
+    cl::cat(Category));
 cl::opt<bool> CompileOnly("c",
                           cl::desc("Compile each source to an object holding its host code and "
                                    "its device code (link the objects with offload-cxx)"),
@@ -349,7 +351,9 @@ int main(int argc, char **argv) {
   S.Commands = Cmd;
   S.RequestedArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
   S.OptLevel = Opt;
-  S.CpuImage = !NoCpuImage;
+  if (CpuImage != "auto" && CpuImage != "on" && CpuImage != "off")
+    fail("--cpu-image takes auto, on or off, not '" + CpuImage + "'");
+  S.CpuImage = CpuImage == "on" ? CpuImageMode::On : CpuImage == "off" ? CpuImageMode::Off : CpuImageMode::Auto;
   if (Debug.getNumOccurrences())
     S.DebugFlag = "-g" + Debug;
   S.TempDir = std::string(TempDir);

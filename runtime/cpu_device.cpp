@@ -10,6 +10,7 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -114,15 +115,29 @@ private:
     std::mutex error_lock;
   };
 
-  static void run_job(job &j) {
-    for (std::uint64_t i; (i = j.next.fetch_add(1, std::memory_order_relaxed)) < j.count;) {
-      try {
-        j.run(j.body, i);
-      } catch (...) {
-        std::lock_guard guard(j.error_lock);
-        if (!j.error)
-          j.error = std::current_exception();
+  /// Guided self-scheduling: each grab takes a contiguous run of workgroups, half of this
+  /// thread's share of what is left (at least one). Taking one workgroup per grab made the two
+  /// threads of a 2-core machine bounce the counter's cache line and interleave small chunks of
+  /// the arrays: a streaming kernel ran slower on 2 threads than on 1 (bench/NOTES.md).
+  void run_job(job &j) const {
+    const std::uint64_t threads = workers_.size() + 1;
+    std::uint64_t begin = j.next.load(std::memory_order_relaxed);
+    for (;;) {
+      if (begin >= j.count)
+        return;
+      const std::uint64_t chunk = std::max<std::uint64_t>(1, (j.count - begin) / (2 * threads));
+      if (!j.next.compare_exchange_weak(begin, begin + chunk, std::memory_order_relaxed))
+        continue;  // `begin` now holds the current value
+      for (std::uint64_t i = begin; i < begin + chunk; ++i) {
+        try {
+          j.run(j.body, i);
+        } catch (...) {
+          std::lock_guard guard(j.error_lock);
+          if (!j.error)
+            j.error = std::current_exception();
+        }
       }
+      begin = j.next.load(std::memory_order_relaxed);
     }
   }
 

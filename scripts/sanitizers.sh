@@ -54,10 +54,10 @@ e2e() {
   local name exe
   name=$(basename "$src" .cpp)
   exe=$dir/e2e/$name
-  # --no-cpu-image: the kernels run as the sanitizing host compiler built them (the CPU image,
+  # --cpu-image=off: the kernels run as the sanitizing host compiler built them (the CPU image,
   # compiled by clang without the sanitizer, would hide their faults); $E2E_CPU_IMAGE=1 keeps it.
-  local image_flag=--no-cpu-image
-  [ "${E2E_CPU_IMAGE:-0}" = 1 ] && image_flag=
+  local image_flag=--cpu-image=off
+  [ "${E2E_CPU_IMAGE:-0}" = 1 ] && image_flag=--cpu-image=on
   check "$name" "'$driver' -O1 -g $image_flag --host-compiler='$wrapper' '$root/$src' -o '$exe' &&
     env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=3 CONCURRENCY_TIMEOUT=300 '$exe' $args 2>&1 |
     '$filecheck' '$root/$checkfile' --check-prefix=$prefix"
