@@ -67,7 +67,7 @@ std::vector<device_info> query_gpus() {
       },
       &handles);
   std::vector<std::string> usable_uids;
-  for (int g = 0, n = rt::gpu_device_count(); g < n; ++g)
+  for (int g = 0, n = rt::usable_gpu_count(); g < n; ++g)
     usable_uids.push_back(rt::gpu_uid(g));
   int cuda_ordinal = 0;
   for (ol_device_handle_t h : handles) {
@@ -142,7 +142,7 @@ device_info cpu_info() {
 
 } // namespace
 
-int gpu_count() { return rt::gpu_device_count(); }
+int gpu_count() { return rt::usable_gpu_count(); }
 
 device_info describe_device(int device) {
   if (device == cpu_device)

@@ -41,6 +41,11 @@ std::string short_location(const detail::source_loc &where) {
   return std::string(slash ? slash + 1 : where.file) + ":" + std::to_string(where.line);
 }
 
+int usable_gpu_count() {
+  static const bool cpu_forced = env_is("OFFLOAD_DEVICE", "cpu");
+  return cpu_forced ? 0 : gpu_device_count();
+}
+
 device_choice choose_device_or_explain(int requested, bool has_image, std::string &why) {
   static const bool cpu_forced = env_is("OFFLOAD_DEVICE", "cpu");
   static const bool mandatory = env_is("OMP_TARGET_OFFLOAD", "mandatory");
@@ -49,7 +54,7 @@ device_choice choose_device_or_explain(int requested, bool has_image, std::strin
     why = bad_environment;
     return {};
   }
-  const int gpus = cpu_forced ? 0 : gpu_device_count();
+  const int gpus = usable_gpu_count();
   int gpu = -1;
   if (requested >= 0) {
     if (requested >= gpus) {

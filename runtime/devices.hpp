@@ -15,6 +15,9 @@ namespace offload::rt {
 /// status 1 (not std::terminate's abort). Installed when a program registers, and by launches.
 void install_terminate_handler();
 
+/// The GPUs launches may use: those holding this program's image, none under OFFLOAD_DEVICE=cpu.
+int usable_gpu_count();
+
 /// Throws offload::error("offload-cxx: error: <context>: <why>").
 [[noreturn]] void fail(const std::string &context, const std::string &why);
 

@@ -16,6 +16,9 @@ for src in "$root"/examples/fill.cpp "$root"/examples/guide/*.cpp "$root"/exampl
   name=$(basename "$src" .cpp)
   "$oc" -O2 --offload-arch="$arch",host "$src" -o "$work/bin/$name"
 done
+for src in "$root"/examples/multi-gpu/*.cpp; do  # names shared with examples/device
+  "$oc" -O2 --offload-arch="$arch",host "$src" -o "$work/bin/multi-gpu-$(basename "$src" .cpp)"
+done
 # Programs of several files: compiled with -c, then linked.
 link_example() {  # name, sources...
   local name=$1; shift; local objs=()
