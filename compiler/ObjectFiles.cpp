@@ -109,6 +109,10 @@ Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &F
     for (auto &[Arch, Paths] : Merged.BitcodeByArch) {
       auto It = std::find_if(F.Images.begin(), F.Images.end(),
                              [&](const DeviceImage &I) { return I.Arch == Arch; });
+      // The CPU image is optional per object (--cpu-image=auto builds it only without GPU
+      // archs): kernels of objects without one run work-item by work-item (a null entry).
+      if (It == F.Images.end() && Arch == "host")
+        continue;
       if (It == F.Images.end())
         return createStringError(inconvertibleErrorCode(),
                                  "'%s' was compiled without --offload-arch=%s, which other "

@@ -30,7 +30,8 @@ llvm::Error embedDeviceCode(const std::string &ObjcopyTool, const std::string &H
 llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input);
 
 /// Merges the manifests and bitcode of many inputs: kernels by host symbol (first wins), bitcode
-/// listed per architecture. Errors if an input with kernels lacks one of Archs.
+/// listed per architecture. Errors if an input with kernels lacks one of the GPU architectures
+/// another input has (the CPU image, arch "host", is optional per input).
 struct MergedDeviceCode {
   Manifest Kernels;
   std::vector<std::pair<std::string, std::vector<std::string>>> BitcodeByArch;  // written to temps
