@@ -108,11 +108,8 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
     return createFileError(Bitcode, Mod.takeError());
   if (Error E = reduceToEntries(**Mod))
     return E;
-  std::error_code EC;
-  raw_fd_ostream OS(Bitcode, EC, sys::fs::OF_None);
-  if (EC)
-    return createFileError(Bitcode, EC);
-  WriteBitcodeToFile(**Mod, OS);
+  if (Error E = writeBitcode(**Mod, Bitcode))
+    return E;
   return Bitcode;
 }
 

@@ -36,6 +36,15 @@ Expected<std::string> tripleForArch(StringRef Arch) {
                            Arch.str().c_str());
 }
 
+Error writeBitcode(const Module &M, StringRef Path) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (EC)
+    return createFileError(Path, EC);
+  WriteBitcodeToFile(M, OS);
+  return Error::success();
+}
+
 std::string generateDeviceSource(const Manifest &M) {
   std::string S;
   raw_string_ostream OS(S);
@@ -93,12 +102,7 @@ Error exposeEntries(StringRef BitcodePath, const Manifest &M) {
     F->setVisibility(GlobalValue::ProtectedVisibility);
     F->setLinkage(GlobalValue::WeakODRLinkage);
   }
-  std::error_code EC;
-  raw_fd_ostream OS(BitcodePath, EC, sys::fs::OF_None);
-  if (EC)
-    return createFileError(BitcodePath, EC);
-  WriteBitcodeToFile(**Mod, OS);
-  return Error::success();
+  return writeBitcode(**Mod, BitcodePath);
 }
 
 Expected<std::string> readBytes(StringRef Path) {
@@ -179,14 +183,8 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
       return createStringError(inconvertibleErrorCode(), "cannot link the device code of '%s'",
                                In.c_str());
   }
-  if (Arch == "host") {  // CPU images: calls into the host program are resolved by its link
-    std::error_code EC;
-    raw_fd_ostream OS(Output, EC, sys::fs::OF_None);
-    if (EC)
-      return createFileError(Output, EC);
-    WriteBitcodeToFile(*Merged, OS);
-    return Error::success();
-  }
+  if (Arch == "host")  // CPU images: calls into the host program are resolved by its link
+    return writeBitcode(*Merged, Output);
   // NVIDIA math (<cmath> calls became __nv_* calls): CUDA's libdevice, only what is used.
   const bool Nvidia = StringRef(Arch).starts_with("sm_");
   bool NeedsLibdevice = false;
@@ -241,12 +239,7 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
   for (Function &F : *Merged)
     if (F.getName().starts_with("__offload_entry") && !F.isDeclaration())
       F.setLinkage(GlobalValue::ExternalLinkage);
-  std::error_code EC;
-  raw_fd_ostream OS(Output, EC, sys::fs::OF_None);
-  if (EC)
-    return createFileError(Output, EC);
-  WriteBitcodeToFile(*Merged, OS);
-  return Error::success();
+  return writeBitcode(*Merged, Output);
 }
 
 Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::string &Arch,

@@ -18,6 +18,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class Module;
+}
+
 namespace offload::compiler {
 
 struct Toolchain {
@@ -41,6 +45,9 @@ struct DevicePassOptions {
 
 /// The device translation unit for M (also what --save-temps keeps as <stem>.device.cpp).
 std::string generateDeviceSource(const Manifest &M);
+
+/// Writes M as bitcode to Path.
+llvm::Error writeBitcode(const llvm::Module &M, llvm::StringRef Path);
 
 /// Compiles M's device translation unit for Arch to bitcode (entries visible, weak_odr so that
 /// translation units link); returns its path.
