@@ -42,3 +42,10 @@ endif()
 if(NOT out MATCHES "cmake-project: all checks passed on CPU device")
   message(FATAL_ERROR "vecops-demo did not say that its checks passed on the CPU device")
 endif()
+# The installed driver's `devices` runs the installed offload-cxx-devices on the program.
+execute_process(COMMAND ${prefix}/bin/offload-cxx devices ${example}/vecops-demo
+                OUTPUT_VARIABLE devices RESULT_VARIABLE rc)
+message("${devices}")
+if(NOT rc EQUAL 0 OR NOT devices MATCHES "vecops-demo runs here \\(its host code\\)")
+  message(FATAL_ERROR "offload-cxx devices from the install prefix failed (${rc})")
+endif()
