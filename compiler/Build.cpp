@@ -260,11 +260,4 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, ArrayRef<std::s
   return Program;
 }
 
-std::vector<std::string> runtimeLinkArgs(const Layout &L) {
-  return {"-L" + L.RuntimeLibDir,        "-loffload-cxx-rt",
-          "-L" + L.LLVMLibDir,           "-lomptarget",
-          "-Wl,-rpath," + L.RuntimeLibDir, "-Wl,-rpath," + L.LLVMLibDir,
-          "-pthread"};
-}
-
 } // namespace offload::compiler

@@ -82,9 +82,7 @@ llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
 llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,
                                                llvm::ArrayRef<std::string> Inputs);
 
-/// The arguments that link a program with the offload runtime and libomptarget (and find them
-/// at run time), after the registration object.
-std::vector<std::string> runtimeLinkArgs(const Layout &L);
+
 
 /// Prints "offload-cxx: <what> took N ms" under -v when it goes out of scope.
 struct Timer {

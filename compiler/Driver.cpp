@@ -315,10 +315,6 @@ int main(int argc, char **argv) {
       fail("-o with -c names one object, but there are " + std::to_string(Inputs.size()) +
            " sources");
   }
-  auto IsSource = [](StringRef Path) {
-    StringRef Ext = sys::path::extension(Path);
-    return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";
-  };
   if (Output.empty() && !(CompileOnly && Inputs.size() > 1))
     Output = Pass == "host-metadata" ? "offload.manifest"
              : Pass == "device"      ? "device.bin"
@@ -404,18 +400,18 @@ int main(int argc, char **argv) {
   if (CompileOnly) {
     std::vector<std::string> Sources(Inputs.begin(), Inputs.end());
     for (const std::string &Source : Sources) {
-      if (!IsSource(Source))
+      if (!isCxxSource(Source))
         fail("-c compiles C++ sources; '" + Source + "' is not one");
       CompileToObject(Source, Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output));
     }
     return 0;
   }
-  const bool AllOneSource = Inputs.size() == 1 && IsSource(Inputs[0]);
+  const bool AllOneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
   if (Pass == "all" && !AllOneSource) {
     // Link: objects and static libraries, their device code linked per architecture.
     std::vector<std::string> Sources(Inputs.begin(), Inputs.end()), Objects;
     for (const std::string &In : Sources) {
-      if (IsSource(In)) {
+      if (isCxxSource(In)) {
         std::string Object = (TempDir + "/" + sys::path::stem(In) + ".compiled.o").str();
         CompileToObject(In, Object);
         Objects.push_back(Object);

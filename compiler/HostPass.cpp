@@ -229,6 +229,18 @@ Expected<std::vector<std::string>> writeProgramObjects(const DeviceImageFile &Fi
   return Objects;
 }
 
+std::vector<std::string> runtimeLinkArgs(const std::string &RuntimeLibDir,
+                                         const std::string &LLVMLibDir) {
+  return {"-L" + RuntimeLibDir,          "-loffload-cxx-rt",         "-L" + LLVMLibDir,
+          "-lomptarget",                 "-Wl,-rpath," + RuntimeLibDir, "-Wl,-rpath," + LLVMLibDir,
+          "-pthread"};
+}
+
+bool isCxxSource(StringRef Path) {
+  StringRef Ext = sys::path::extension(Path);
+  return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";
+}
+
 Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
                   const HostPassOptions &O, StringRef OutPath) {
   Expected<std::string> Compiler = findTool(O.HostCompiler, {});
@@ -247,10 +259,9 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
   std::vector<std::string> Link = {*Compiler};
   Link.insert(Link.end(), Objects.begin(), Objects.end());
   Link.insert(Link.end(), Added.begin(), Added.end());
-  Link.insert(Link.end(),
-              {"-o", OutPath.str(), "-L" + O.RuntimeLibDir, "-loffload-cxx-rt",
-               "-L" + O.LLVMLibDir, "-lomptarget", "-Wl,-rpath," + O.RuntimeLibDir,
-               "-Wl,-rpath," + O.LLVMLibDir, "-pthread"});
+  Link.insert(Link.end(), {"-o", OutPath.str()});
+  for (std::string &A : runtimeLinkArgs(O.RuntimeLibDir, O.LLVMLibDir))
+    Link.push_back(std::move(A));
   Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
   return runCommand(Link, O.Commands);
 }

@@ -57,6 +57,13 @@ llvm::Expected<std::vector<std::string>> hostCompileCommand(const std::string &S
 llvm::Expected<std::vector<std::string>> writeProgramObjects(const DeviceImageFile &File,
                                                              const std::string &Prefix);
 
+/// The link flags of the runtime: liboffload-cxx-rt and libomptarget, with their rpaths.
+std::vector<std::string> runtimeLinkArgs(const std::string &RuntimeLibDir,
+                                         const std::string &LLVMLibDir);
+
+/// Whether Path names a C++ source file (by its extension).
+bool isCxxSource(llvm::StringRef Path);
+
 /// Links host objects (and archives) with the registration of File and the runtime.
 llvm::Error linkProgram(llvm::ArrayRef<std::string> Objects, const DeviceImageFile &File,
                         const HostPassOptions &Options, llvm::StringRef OutPath);

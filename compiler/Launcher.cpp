@@ -94,6 +94,19 @@ Expected<std::string> makeTempDir() {
   return std::string(Dir);
 }
 
+/// What both launchers build with: this installation, the command's -O, a private temporary
+/// folder, intermediate names after the command's output.
+BuildSettings launcherSettings(const Layout &L, const std::string &Opt, const std::string &TempDir,
+                               const std::string &Output) {
+  BuildSettings S;
+  S.L = L;
+  S.Commands.Verbose = LauncherVerbose;
+  S.OptLevel = Opt;
+  S.TempDir = TempDir;
+  S.Stem = sys::path::stem(Output).str();
+  return S;
+}
+
 } // namespace
 
 int runCompileLauncher(const Layout &L) {
@@ -129,10 +142,8 @@ int runCompileLauncher(const Layout &L) {
       Opt = A.str();
     } else if (A == "-MF" || A == "-MT" || A == "-MQ" || A == "-x" || A == "-Xlinker") {
       ++I;  // their values are not sources
-    } else if (Source.empty() && !A.starts_with("-")) {
-      StringRef Ext = sys::path::extension(A);
-      if (Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++")
-        Source = A.str();
+    } else if (Source.empty() && !A.starts_with("-") && isCxxSource(A)) {
+      Source = A.str();
     }
   }
   // CMake's compiler checks, preprocessing and the like: nothing to add.
@@ -143,13 +154,8 @@ int runCompileLauncher(const Layout &L) {
   if (!TempDir)
     return failWith(TempDir.takeError());
   scope_exit Cleanup([&] { sys::fs::remove_directories(*TempDir); });
-  BuildSettings S;
-  S.L = L;
-  S.Commands.Verbose = LauncherVerbose;
+  BuildSettings S = launcherSettings(L, Opt, *TempDir, Object);
   S.RequestedArchs.assign(LauncherArchs.begin(), LauncherArchs.end());
-  S.OptLevel = Opt;
-  S.TempDir = *TempDir;
-  S.Stem = sys::path::stem(Object).str();
   if (Error E = compileToObject(S, Source, MetadataFlags, *Argv, Object, Object,
                                 /*SkipWithoutKernels=*/true))
     return failWith(std::move(E));
@@ -180,12 +186,7 @@ int runLinkLauncher(const Layout &L) {
   if (!TempDir)
     return failWith(TempDir.takeError());
   scope_exit Cleanup([&] { sys::fs::remove_directories(*TempDir); });
-  BuildSettings S;
-  S.L = L;
-  S.Commands.Verbose = LauncherVerbose;
-  S.OptLevel = Opt;
-  S.TempDir = *TempDir;
-  S.Stem = sys::path::stem(Output).str();
+  BuildSettings S = launcherSettings(L, Opt, *TempDir, Output);
 
   Expected<DeviceImageFile> Program = linkDeviceCode(S, Inputs);
   if (!Program)
@@ -195,7 +196,7 @@ int runLinkLauncher(const Layout &L) {
     return failWith(Added.takeError());
   std::vector<std::string> Link = *Argv;
   Link.insert(Link.end(), Added->begin(), Added->end());
-  for (std::string &A : runtimeLinkArgs(L))
+  for (std::string &A : runtimeLinkArgs(L.RuntimeLibDir, L.LLVMLibDir))
     Link.push_back(std::move(A));
   Timer T{"link", S.Commands};
   if (Error E = runCommand(Link, S.Commands))
