@@ -5,6 +5,7 @@
 #include <cstring>
 #include <set>
 
+#include "DeviceFrontendJob.h"
 #include "DeviceImageFile.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -136,6 +137,8 @@ Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string 
                                       O.OptLevel,           "-I" + Tools.OffloadIncludeDir};
   appendUserCompileFlags(Compile, M.CompileArgs);
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
+  if (std::optional<std::vector<std::string>> Frontend = deviceFrontendJob(Compile))
+    Compile = std::move(*Frontend);  // the device job alone: no host pre-pass
   if (Error E = runCommand(Compile, O.Commands))
     return createStringError(inconvertibleErrorCode(), "device compile for %s of '%s': %s",
                              Arch.c_str(), M.Source.c_str(), toString(std::move(E)).c_str());

@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,10 @@ std::vector<std::string> runtimeLinkArgs(const std::string &RuntimeLibDir,
                                          const std::string &LLVMLibDir);
 
 /// Whether Path names a C++ source file (by its extension).
+/// "-fuse-ld=gold" for the program's link when the user chose no linker and gold is installed
+/// (GNU ld spends most of a small program's link reading libLLVM's symbols); else nothing.
+std::optional<std::string> fasterLinkerFlag(llvm::ArrayRef<std::string> UserLinkArgs);
+
 bool isCxxSource(llvm::StringRef Path);
 
 /// Links host objects (and archives) with the registration of File and the runtime.

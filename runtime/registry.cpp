@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <unordered_map>
 
@@ -18,6 +19,7 @@ struct registry {
   std::mutex lock;
   std::unordered_map<const void *, kernel_info> kernels;
   std::vector<std::string> archs;
+  std::deque<std::vector<gpu_image>> images;  // one per program; a deque keeps them in place
 };
 registry &the_registry() {
   static registry r;  // constructed on first use: registration runs from static constructors
@@ -41,9 +43,10 @@ std::vector<std::string> registered_archs() {
 } // namespace offload::rt
 
 extern "C" void __offload_cxx_register_program(const offload_cxx_program *program) {
-  if (program->version != OFFLOAD_CXX_PROGRAM_VERSION) {
+  // Version 2 lacks the images (its queued launches go through libomptarget); it is read as is.
+  if (program->version != OFFLOAD_CXX_PROGRAM_VERSION && program->version != 2) {
     std::fprintf(stderr,
-                 "offload-cxx: error: program registration version %u, runtime expects %u: "
+                 "offload-cxx: error: program registration version %u, runtime expects 2 or %u: "
                  "rebuild the program with this offload-cxx\n",
                  program->version, OFFLOAD_CXX_PROGRAM_VERSION);
     std::exit(1);
@@ -58,13 +61,18 @@ extern "C" void __offload_cxx_register_program(const offload_cxx_program *progra
     }
   auto &r = offload::rt::the_registry();
   std::lock_guard guard(r.lock);
+  std::vector<offload::rt::gpu_image> &images = r.images.emplace_back();
+  if (program->version >= 3)
+    for (std::uint32_t i = 0; i < program->num_images; ++i)
+      images.push_back({program->images[i].arch, program->images[i].start,
+                        static_cast<std::size_t>(program->images[i].size)});
   for (std::uint32_t i = 0; i < program->num_kernels; ++i) {
     const offload_cxx_kernel_record &k = program->kernels[i];
     if (!k.host_address)
       continue;  // a static library's kernel that the program did not link
     offload::rt::kernel_info info{k.name, k.entry, k.declared_at, {},
                                   (k.flags & OFFLOAD_CXX_KERNEL_USES_BARRIERS) != 0,
-                                  k.cpu_entry};
+                                  k.cpu_entry, &images};
     for (const char *p = k.param_names; p && *p;) {
       const char *comma = std::strchr(p, ',');
       info.param_names.emplace_back(p, comma ? comma : p + std::strlen(p));

@@ -5,10 +5,18 @@
 
 #include <offload/detail/runtime_api.hpp>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace offload::rt {
+
+/// One GPU image of a registered program (offload_cxx_image).
+struct gpu_image {
+  std::string arch;  ///< "sm_90", "gfx90a"
+  const void *start;
+  std::size_t size;
+};
 
 /// What the registration says about one kernel.
 struct kernel_info {
@@ -19,6 +27,8 @@ struct kernel_info {
   bool uses_barriers = true;  ///< may call offload::barrier(): the CPU device runs fibers
   /// The workgroup loop of the program's CPU image, or null (run work-item by work-item).
   void (*cpu_entry)(const abi::slot_t *slots) = nullptr;
+  /// The GPU images of the kernel's program (empty for programs built before record version 3).
+  const std::vector<gpu_image> *images = nullptr;
 };
 
 /// The kernel registered at `host_address`, or nullptr when no program registered it (a kernel

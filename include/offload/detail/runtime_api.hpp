@@ -78,6 +78,14 @@ struct offload_cxx_kernel_record {
 /// The kernel may call offload::barrier() (directly or through functions it calls).
 #define OFFLOAD_CXX_KERNEL_USES_BARRIERS 1u
 
+/// One GPU image of a program (an executable cubin, an AMDGPU code object), as registered with
+/// libomptarget; the runtime also loads it through liboffload for queued launches.
+struct offload_cxx_image {
+  const char *arch;  ///< "sm_90", "gfx90a"
+  const void *start;
+  std::uint64_t size;
+};
+
 /// A program's registration: its kernels and the architectures its device image was built for.
 struct offload_cxx_program {
   std::uint32_t version;  ///< OFFLOAD_CXX_PROGRAM_VERSION
@@ -85,9 +93,11 @@ struct offload_cxx_program {
   const offload_cxx_kernel_record *kernels;
   std::uint32_t num_archs;
   const char *const *archs;  ///< e.g. "sm_90", "gfx90a", "host"
+  std::uint32_t num_images;  ///< since version 3
+  const offload_cxx_image *images;  ///< the GPU images libomptarget is given, one per arch
 };
 
-#define OFFLOAD_CXX_PROGRAM_VERSION 2u
+#define OFFLOAD_CXX_PROGRAM_VERSION 3u
 
 /// Called from the constructor that the host pass emits into every program.
 void __offload_cxx_register_program(const offload_cxx_program *program);
