@@ -6,6 +6,7 @@
 #include "cpu_device.hpp"
 #include "devices.hpp"
 #include "gpu_device.hpp"
+#include "gpu_stream.hpp"
 #include "info.hpp"
 #include "vendor/cuda_context.hpp"
 
@@ -50,14 +51,20 @@ std::string vendor_name(ol_platform_backend_t backend, const std::string &report
 }
 
 /// Every GPU liboffload sees, in its order, with offload-cxx's number where this program can
-/// launch on it.
-std::vector<device_info> query_gpus() {
+/// launch on it, and liboffload's handle of each.
+struct gpu_listing {
   std::vector<device_info> gpus;
+  std::vector<ol_device_handle_t> handles;  // handles[i] is gpus[i]'s
+};
+
+gpu_listing query_gpus() {
+  gpu_listing listing;
+  std::vector<device_info> &gpus = listing.gpus;
   if (ol_result_t r = olInit()) {
     if (rt::info_flags())
       rt::info_line("the offload API could not start (%s): no GPU is listed",
                     r->Details ? r->Details : "no details");
-    return gpus;
+    return listing;
   }
   std::vector<ol_device_handle_t> handles;
   olIterateDevices(
@@ -98,6 +105,7 @@ std::vector<device_info> query_gpus() {
         d.usable = true;
       }
     gpus.push_back(std::move(d));
+    listing.handles.push_back(h);
   }
   // A plugin whose UIDs liboffload and libomptarget spell differently: number in order.
   bool matched = false;
@@ -108,13 +116,15 @@ std::vector<device_info> query_gpus() {
       gpus[g].device = static_cast<int>(g);
       gpus[g].usable = true;
     }
-  return gpus;
+  return listing;
 }
 
-const std::vector<device_info> &gpus() {
-  static const std::vector<device_info> all = query_gpus();
+const gpu_listing &listing() {
+  static const gpu_listing all = query_gpus();
   return all;
 }
+
+const std::vector<device_info> &gpus() { return listing().gpus; }
 
 std::string cpu_model_name() {
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -143,6 +153,16 @@ device_info cpu_info() {
 } // namespace
 
 int gpu_count() { return rt::usable_gpu_count(); }
+
+namespace rt {
+ol_device_handle_t ol_device_of_gpu(int gpu) {
+  const gpu_listing &all = listing();
+  for (std::size_t i = 0; i < all.gpus.size(); ++i)
+    if (all.gpus[i].usable && all.gpus[i].device == gpu)
+      return all.handles[i];
+  return nullptr;
+}
+} // namespace rt
 
 device_info describe_device(int device) {
   if (device == cpu_device)

@@ -45,6 +45,16 @@ device_choice choose_device(int requested, bool has_image, const Context &contex
   return c;
 }
 
+struct kernel_info;
+
+/// The checks every launch passes before any device sees it (an empty grid, limits every device
+/// shares); throws offload::error naming the kernel (`kernel` may be null: unregistered).
+void check_launch_shape(const detail::launch_request &request, const kernel_info *kernel);
+
+/// The OFFLOAD_INFO line of a launch on `device`.
+void report_launch(const detail::launch_request &request, const kernel_info *kernel,
+                   const std::string &device);
+
 /// "fill.cpp:16" from a source location.
 std::string short_location(const detail::source_loc &where);
 

@@ -3,10 +3,12 @@
 
 #include "devices.hpp"
 #include "fault_report.hpp"
+#include "gpu_stream.hpp"
 #include "info.hpp"
 #include "omptarget_abi.hpp"
 #include "registry.hpp"
 
+#include <offload/detail/data_api.hpp>
 #include <offload/launch.hpp>
 
 #include <cstdlib>
@@ -180,8 +182,65 @@ struct site_key_hash {
 };
 } // namespace
 
+namespace {
+/// This thread's GPU streams, one per GPU, opened on first use (null: liboffload cannot serve
+/// that GPU).
+gpu_stream *thread_stream(int device) {
+  thread_local std::vector<std::unique_ptr<gpu_stream>> streams;
+  thread_local std::vector<bool> opened;
+  if (static_cast<std::size_t>(device) >= streams.size()) {
+    streams.resize(device + 1);
+    opened.resize(device + 1, false);
+  }
+  if (!opened[device]) {
+    streams[device] = gpu_stream::open(device);
+    opened[device] = true;
+  }
+  return streams[device].get();
+}
+
+/// The arguments' maps with nothing copied: ending a region with them only releases it.
+std::vector<detail::arg_desc> without_copies(const detail::launch_request &request) {
+  std::vector<detail::arg_desc> maps(request.args, request.args + request.num_args);
+  for (detail::arg_desc &a : maps)
+    if (a.how != detail::transfer::literal)
+      a.how = detail::transfer::alloc;
+  return maps;
+}
+
+/// A launch through the thread's GPU stream, waited for: the mapped arguments are copied in
+/// (libomptarget), the kernel runs on the stream (liboffload), and they are copied back only
+/// when it succeeded.
+void run_on_stream(gpu_stream &stream, int device, const detail::launch_request &request,
+                   const kernel_info &kernel) {
+  const detail::device_handle handle{device};
+  detail::region_data(handle, detail::data_op::begin, request.args, request.num_args,
+                      request.where);
+  thread_local std::vector<abi::slot_t> slots;
+  gpu_stream::device_slots(request, omp_device_number(device), slots);
+  try {
+    stream.launch(kernel, request, slots.data(), request.num_args);
+  } catch (...) {
+    // Refused before it ran: release the mappings without copying anything back.
+    std::vector<detail::arg_desc> maps = without_copies(request);
+    detail::region_data(handle, detail::data_op::end, maps.data(), request.num_args,
+                        request.where);
+    throw;
+  }
+  // A failure here is the GPU's (a fault): its copies are not trusted, nothing is copied back
+  // and the mappings are left to the process's end (the device is unusable after a fault).
+  stream.sync();
+  detail::region_data(handle, detail::data_op::end, request.args, request.num_args,
+                      request.where);
+}
+} // namespace
+
 void gpu_device_run(int device, const detail::launch_request &request,
                     const kernel_info &kernel) {
+  if (gpu_stream *stream = thread_stream(device); stream && stream->can_launch(kernel)) {
+    run_on_stream(*stream, device, request, kernel);
+    return;
+  }
   pass_info_flags_to_libomptarget();
 
   packed_args packed = pack_args(request.args, request.num_args, {}, request.where, map_bits,

@@ -56,21 +56,24 @@ std::string last_launch_device() { return last_device ? *last_device : std::stri
 
 namespace detail {
 
-void launch(const launch_request &request) {
-  rt::install_terminate_handler();
-  const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
-  // Names and places are text only for errors and OFFLOAD_INFO: launches are a hot path.
-  auto name = [&]() -> std::string {
-    if (kernel)
-      return kernel->name;
-    char unregistered[64];
-    std::snprintf(unregistered, sizeof unregistered, "<kernel at %p>", request.kernel);
-    return unregistered;
-  };
-  auto context = [&] {
-    return "kernel '" + name() + "' launched at " + rt::short_location(request.where);
-  };
+namespace {
+std::string kernel_name(const launch_request &request, const rt::kernel_info *kernel) {
+  if (kernel)
+    return kernel->name;
+  char unregistered[64];
+  std::snprintf(unregistered, sizeof unregistered, "<kernel at %p>", request.kernel);
+  return unregistered;
+}
+} // namespace
+} // namespace detail
 
+namespace rt {
+void check_launch_shape(const detail::launch_request &request, const kernel_info *kernel) {
+  // Names and places are text only for errors: launches are a hot path.
+  auto context = [&] {
+    return "kernel '" + detail::kernel_name(request, kernel) + "' launched at " +
+           short_location(request.where);
+  };
   const dim3 &g = request.workgroups, &t = request.threads;
   if (g.x == 0 || g.y == 0 || g.z == 0 || t.x == 0 || t.y == 0 || t.z == 0)
     rt::fail(context(), "empty grid: workgroups " + dims(g) + ", threads " + dims(t) +
@@ -85,12 +88,30 @@ void launch(const launch_request &request) {
     rt::fail(context(), "a grid of " + dims(g) + " workgroups exceeds the limit of every device (" +
                             std::to_string(max_workgroups_x) + " in x, " +
                             std::to_string(max_workgroups_yz) + " in y and z)");
+}
 
+void report_launch(const detail::launch_request &request, const kernel_info *kernel,
+                   const std::string &device) {
+  const dim3 &g = request.workgroups, &t = request.threads;
+  info_line("launching kernel %s at %s on %s with %s workgroups of %s threads",
+            detail::kernel_name(request, kernel).c_str(), short_location(request.where).c_str(),
+            device.c_str(), dims(g).c_str(), dims(t).c_str());
+}
+} // namespace rt
+
+namespace detail {
+
+void launch(const launch_request &request) {
+  rt::install_terminate_handler();
+  const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
+  rt::check_launch_shape(request, kernel);
+  auto context = [&] {
+    return "kernel '" + kernel_name(request, kernel) + "' launched at " +
+           rt::short_location(request.where);
+  };
   const rt::device_choice device = rt::choose_device(request.device, kernel != nullptr, context);
   if (rt::info_flags())
-    rt::info_line("launching kernel %s at %s on %s with %s workgroups of %s threads",
-                  name().c_str(), rt::short_location(request.where).c_str(),
-                  device.name->c_str(), dims(g).c_str(), dims(t).c_str());
+    rt::report_launch(request, kernel, *device.name);
   if (device.is_gpu())
     rt::gpu_device_run(device.gpu, request, *kernel);
   else

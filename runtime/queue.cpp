@@ -6,7 +6,16 @@
 // mappings, copying data back. So nothing is copied back before the queue is synchronised, and
 // chained launches on one queue copy nothing between them. After a failure the queue skips what
 // follows; wait() throws the first error, which names the kernel and its launch's file:line.
+//
+// The kernel itself is enqueued on the queue's GPU stream (gpu_stream.hpp: liboffload) and not
+// waited for; the worker waits for the stream before anything that must see the kernels' results
+// (a host step, an event, wait()). Where liboffload cannot launch the kernel, the launch goes
+// through libomptarget, which waits for it.
 #include "devices.hpp"
+#include "gpu_device.hpp"
+#include "gpu_stream.hpp"
+#include "info.hpp"
+#include "registry.hpp"
 
 #include <offload/detail/data_api.hpp>
 #include <offload/launch.hpp>
@@ -93,6 +102,18 @@ struct queue_state {
     try {
       launch_request request = job->request();
       request.device = device.gpu >= 0 ? device.gpu : cpu_device;
+      const rt::kernel_info *kernel = device.gpu >= 0 ? rt::find_kernel(request.kernel) : nullptr;
+      if (kernel && stream_can_launch(*kernel)) {
+        rt::check_launch_shape(request, kernel);
+        if (rt::info_flags())
+          rt::report_launch(request, kernel, rt::gpu_device_name(device.gpu) + " (queued)");
+        region_data(device, data_op::begin, request.args, request.num_args, request.where);
+        mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
+        rt::gpu_stream::device_slots(request, rt::omp_device_number(device.gpu), slots);
+        stream->launch(*kernel, request, slots.data(), request.num_args);
+        return;
+      }
+      sync_stream();
       if (device.gpu >= 0)
         region_data(device, data_op::begin, request.args, request.num_args, request.where);
       mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
@@ -102,19 +123,52 @@ struct queue_state {
     }
   }
 
+  /// Opens the GPU stream on first use; whether it can launch `kernel`.
+  bool stream_can_launch(const rt::kernel_info &kernel) {
+    if (!stream_opened) {
+      stream = rt::gpu_stream::open(device.gpu);
+      stream_opened = true;
+    }
+    return stream && stream->can_launch(kernel);
+  }
+
+  /// Waits for the kernels enqueued on the GPU stream (throws when the GPU reports a failure).
+  void sync_stream() {
+    if (stream && stream->pending())
+      stream->sync();
+  }
+
   void run(std::unique_ptr<queue_step> &step) {
     if (failed())
       return;
     try {
+      sync_stream();
       step->run();
     } catch (...) {
       record_error();
     }
   }
 
-  void run(std::shared_ptr<event_state> &event) { event->complete(); }
+  void run(std::shared_ptr<event_state> &event) {
+    try {
+      sync_stream();
+    } catch (...) {
+      record_error();
+    }
+    event->complete();
+  }
 
   void run(sync_marker &marker) {
+    try {
+      sync_stream();
+    } catch (...) {
+      // The GPU failed: its copies of the mapped data are not to be trusted, so nothing is
+      // copied back and the host objects keep what they held before the launches.
+      record_error();
+      mapped.clear();
+      marker.event->complete();
+      return;
+    }
     // End the mappings of every launch since the last wait, newest first: the last release of
     // an object copies it back.
     for (auto it = mapped.rbegin(); it != mapped.rend(); ++it) {
@@ -136,6 +190,9 @@ struct queue_state {
   bool stopping = false;
   std::exception_ptr error;
   std::vector<std::unique_ptr<launch_job>> mapped;  // worker thread only
+  std::unique_ptr<rt::gpu_stream> stream;            // worker thread only
+  bool stream_opened = false;
+  std::vector<abi::slot_t> slots;
   std::thread worker;  // last: starts once everything above exists
 };
 

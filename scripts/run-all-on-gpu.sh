@@ -32,6 +32,15 @@ for prog in "$b"/bin/*; do
   done
 done
 unset OFFLOAD_DEVICE
+echo "--- launches through libomptarget instead of the GPU streams (OFFLOAD_GPU_STREAMS=off):"
+for name in fill data_model concurrency data-model; do
+  [ -x "$b/bin/$name" ] || continue
+  if OFFLOAD_GPU_STREAMS=off CONCURRENCY_TIMEOUT=60 timeout 120 "$b/run" "$name" >> "$logs/streams-off.log" 2>&1; then
+    passed=$((passed+1)); echo "PASS $name (gpu, streams off)"
+  else
+    failed=$((failed+1)); echo "FAIL $name (gpu, streams off)"
+  fi
+done
 echo "--- a program without code for this GPU, mandatory offload:"
 OMP_TARGET_OFFLOAD=mandatory "$b/run" runtime_errors_amd mandatory 2>&1 | tail -1
 OFFLOAD_INFO=1 "$b/run" runtime_errors_amd > "$logs/amd-fallback.log" 2>&1; grep -m1 "no GPU of this machine" "$logs/amd-fallback.log"

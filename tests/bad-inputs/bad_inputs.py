@@ -54,6 +54,7 @@ CLASSES = {
     "out-of-device-memory": r"offload-cxx: error: .*(cannot allocate|has not|out of memory)",
     "copy-too-large": r"offload-cxx: error: copy at [^:]+:\d+: \d+ elements do not fit a buffer of \d+",
     "device-fault": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ failed on ",
+    "queued-device-fault": r"offload-cxx: error: one of \d+ queued launches failed on .*kernel '\w+' launched at [\w.-]+:\d+",
     "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS)=\S+ is not",
 }
 
@@ -187,6 +188,7 @@ CASES = [
              env={"OFFLOAD_CPU_THREADS": "many"}),
     # --- run, GPU only ---
     run_case("gpu-out-of-bounds", "device-fault", kernel="write_far", gpu=True),
+    run_case("gpu-queue-fault", "queued-device-fault", kernel="write_far", gpu=True),
     run_case("gpu-buffer-too-large", "out-of-device-memory", gpu=True),
 ]
 

@@ -92,6 +92,15 @@ int main(int argc, char **argv) {
          offload::launch(write_far, {}, b.data(), std::size_t(1) << 40); /* case:gpu-out-of-bounds */
          std::printf("the out-of-bounds write was not caught (%s)\n", offload::last_launch_device().c_str());
        }},
+      {"gpu-queue-fault", [&] {
+         expect_intact([&] {
+           offload::queue q;
+           q.launch(scale, {.workgroups = {4}, .threads = {256}}, std::span(v), 3.0);
+           offload::buffer<double> b(16);
+           q.launch(write_far, {}, b.data(), std::size_t(1) << 40); /* case:gpu-queue-fault */
+           q.wait();
+         }, v, original);
+       }},
       {"gpu-buffer-too-large", [] {
          offload::buffer<double> b(std::size_t(1) << 37); /* case:gpu-buffer-too-large */
        }},

@@ -1,0 +1,143 @@
+// runtime/gpu_stream.cpp — see gpu_stream.hpp.
+#include "gpu_stream.hpp"
+
+#include "devices.hpp"
+#include "gpu_device.hpp"
+
+#include <offload/launch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+extern "C" void *omp_get_mapped_ptr(const void *ptr, int device_num);
+
+namespace offload::rt {
+namespace {
+
+std::string details(ol_result_t result) {
+  return result && result->Details ? result->Details : "no details";
+}
+
+/// The programs loaded into liboffload, per device and image: each is loaded once per process,
+/// whichever queue asks first. A failed load is remembered as null.
+struct loaded_programs {
+  std::mutex lock;
+  std::map<std::pair<ol_device_handle_t, const void *>, ol_program_handle_t> programs;
+
+  ol_program_handle_t get(ol_device_handle_t device, const gpu_image &image) {
+    std::lock_guard guard(lock);
+    auto [it, inserted] = programs.try_emplace({device, image.start}, nullptr);
+    if (inserted && olCreateProgram(device, image.start, image.size, &it->second) != nullptr)
+      it->second = nullptr;  // not this device's architecture
+    return it->second;
+  }
+};
+loaded_programs &programs() {
+  static loaded_programs *p = new loaded_programs;  // never destroyed: used until exit
+  return *p;
+}
+
+bool streams_disabled() {
+  const char *env = std::getenv("OFFLOAD_GPU_STREAMS");
+  return env && (std::strcmp(env, "off") == 0 || std::strcmp(env, "0") == 0);
+}
+
+} // namespace
+
+std::unique_ptr<gpu_stream> gpu_stream::open(int gpu) {
+  if (streams_disabled())
+    return nullptr;
+  ol_device_handle_t device = ol_device_of_gpu(gpu);
+  if (!device)
+    return nullptr;
+  ol_queue_handle_t queue = nullptr;
+  if (olCreateQueue(device, &queue) != nullptr)
+    return nullptr;
+  return std::unique_ptr<gpu_stream>(new gpu_stream(gpu, device, queue));
+}
+
+gpu_stream::~gpu_stream() {
+  olSyncQueue(queue_);  // errors were reported by sync(), or nobody waits for them any more
+  olDestroyQueue(queue_);
+}
+
+void gpu_stream::device_slots(const detail::launch_request &request, int omp_device,
+                              std::vector<abi::slot_t> &slots) {
+  slots.assign(request.num_args, 0);
+  for (std::uint32_t i = 0; i < request.num_args; ++i) {
+    const detail::arg_desc &a = request.args[i];
+    if (a.how == detail::transfer::literal)
+      slots[i] = a.literal;
+    else if (a.host_ptr && a.bytes)
+      slots[i] = reinterpret_cast<abi::slot_t>(omp_get_mapped_ptr(a.host_ptr, omp_device));
+  }
+}
+
+bool gpu_stream::can_launch(const kernel_info &kernel) {
+  auto [it, inserted] = symbols_.try_emplace(&kernel, nullptr);
+  if (inserted && kernel.images)
+    for (const gpu_image &image : *kernel.images)
+      if (ol_program_handle_t program = programs().get(device_, image)) {
+        ol_symbol_handle_t symbol = nullptr;
+        if (olGetSymbol(program, kernel.entry.c_str(), OL_SYMBOL_KIND_KERNEL, &symbol) == nullptr) {
+          it->second = symbol;
+          break;
+        }
+      }
+  return it->second != nullptr;
+}
+
+void gpu_stream::launch(const kernel_info &kernel, const detail::launch_request &request,
+                        const abi::slot_t *slots, std::uint32_t num_slots) {
+  // The entry's parameters (offload/detail/device_entry.hpp): the implicit dyn_ptr, then one
+  // 8-byte slot each; liboffload passes the buffer as the kernel's parameter block.
+  arguments_.assign(1, 0);
+  arguments_.insert(arguments_.end(), slots, slots + num_slots);
+  ol_kernel_launch_size_args_t size{};
+  size.Dimensions = 3;
+  size.NumGroups = {request.workgroups.x, request.workgroups.y, request.workgroups.z};
+  size.GroupSize = {request.threads.x, request.threads.y, request.threads.z};
+  size.DynSharedMemory = request.dynamic_shared_bytes;
+  if (ol_result_t r = olLaunchKernel(queue_, device_, symbols_.at(&kernel), arguments_.data(),
+                                     arguments_.size() * sizeof(abi::slot_t), &size))
+    fail("kernel '" + kernel.name + "' launched at " + short_location(request.where),
+         "launch on " + gpu_device_name(gpu_) + " failed: " + details(r));
+  in_flight_.push_back({&kernel, request.where});
+}
+
+void gpu_stream::sync() {
+  if (in_flight_.empty())
+    return;
+  ol_result_t r = olSyncQueue(queue_);
+  std::vector<launched> done;
+  done.swap(in_flight_);
+  if (!r)
+    return;
+  // The GPU reports a failure when the stream is waited for, not which launch failed: with one
+  // launch in flight it is named, with several each distinct launch site is.
+  const std::string device = gpu_device_name(gpu_);
+  auto site = [](const launched &l) {
+    return "kernel '" + l.kernel->name + "' launched at " + short_location(l.where);
+  };
+  if (done.size() == 1)
+    throw offload::error("offload-cxx: error: " + site(done.front()) + " failed on " + device +
+                         ": " + details(r));
+  std::vector<std::string> sites;
+  for (const launched &l : done)
+    if (std::string s = site(l); std::find(sites.begin(), sites.end(), s) == sites.end())
+      sites.push_back(std::move(s));
+  std::string list;
+  constexpr std::size_t listed = 4;
+  for (std::size_t i = 0; i < sites.size() && i < listed; ++i)
+    list += (i ? ", " : "") + sites[i];
+  if (sites.size() > listed)
+    list += " and " + std::to_string(sites.size() - listed) + " more";
+  throw offload::error("offload-cxx: error: one of " + std::to_string(done.size()) +
+                       " queued launches failed on " + device +
+                       " (the GPU does not say which): " + list + ": " + details(r));
+}
+
+} // namespace offload::rt
