@@ -19,6 +19,8 @@ done
 for src in "$root"/examples/multi-gpu/*.cpp; do  # names shared with examples/device
   "$oc" -O2 --offload-arch="$arch",host "$src" -o "$work/bin/multi-gpu-$(basename "$src" .cpp)"
 done
+# The benchmark, as bench/run.sh builds it (bench/run.sh gpu finds it in this bundle).
+"$oc" -O3 --offload-arch="$arch",host "$root/bench/babelstream.cpp" -o "$work/bin/babelstream"
 # Programs of several files: compiled with -c, then linked.
 link_example() {  # name, sources...
   local name=$1; shift; local objs=()
