@@ -25,6 +25,7 @@ std::optional<std::vector<std::string>> deviceFrontendJob(ArrayRef<std::string> 
   clang::DiagnosticsEngine Diags(clang::DiagnosticIDs::create(), DiagOpts, &Quiet,
                                  /*ShouldOwnClient=*/false);
   clang::driver::Driver D(DriverArgv.front(), sys::getDefaultTargetTriple(), Diags);
+  D.setCheckInputsExist(false);  // under -### the generated source is not written
   std::vector<const char *> Args;
   for (const std::string &A : DriverArgv)
     Args.push_back(A.c_str());
