@@ -15,6 +15,10 @@
 #include <limits>
 #include <vector>
 
+#ifdef BENCH_CUDART_REFERENCE
+extern "C" int bench_cudart_memcpy(void *dst, const void *src, std::size_t bytes, int to_device);
+#endif
+
 using clock_type = std::chrono::steady_clock;
 using dptr = offload::device_ptr<double>;
 using cdptr = offload::device_ptr<const double>;
@@ -145,13 +149,29 @@ int main(int argc, char **argv) {
   std::printf("launch_queued %.2f us\n", median(queued) * 1e6);
 
   // Transfers: 1 GiB (or the array size if smaller) to and from a buffer, pageable host memory.
+  // With -DBENCH_CUDART_REFERENCE the same copies through cudaMemcpy, interleaved with ours in
+  // this process (bench/cuda/cudart_copies.cpp).
   const std::uint64_t tn = std::min<std::uint64_t>(n, std::uint64_t(1) << 27);
   std::vector<double> host(tn, 1.0);
-  std::vector<double> to, from;
-  for (int rep = 0; rep < 5; ++rep) {
+  std::vector<double> to, from, cuda_to, cuda_from;
+  for (int rep = 0; rep < 11; ++rep) {
     to.push_back(seconds([&] { a.copy_from(std::span<const double>(host.data(), tn)); }));
     from.push_back(seconds([&] { a.copy_to(std::span<double>(host.data(), tn)); }));
+#ifdef BENCH_CUDART_REFERENCE
+    void *device = a.data().get();
+    int failures = 0;
+    cuda_to.push_back(seconds([&] { failures += bench_cudart_memcpy(device, host.data(), tn * 8, 1); }));
+    cuda_from.push_back(seconds([&] { failures += bench_cudart_memcpy(host.data(), device, tn * 8, 0); }));
+    if (failures) {  // no CUDA driver (the CPU device): no reference
+      cuda_to.clear();
+      break;
+    }
+#endif
   }
   std::printf("h2d_pageable %.1f GB/s\n", tn * 8.0 / median(to) / 1e9);
   std::printf("d2h_pageable %.1f GB/s\n", tn * 8.0 / median(from) / 1e9);
+  if (!cuda_to.empty()) {
+    std::printf("h2d_pageable_cudart_same_process %.1f GB/s\n", tn * 8.0 / median(cuda_to) / 1e9);
+    std::printf("d2h_pageable_cudart_same_process %.1f GB/s\n", tn * 8.0 / median(cuda_from) / 1e9);
+  }
 }

@@ -7,8 +7,21 @@
 #   bash .gpu/bench/run.sh gpu   (on the GPU node: runs both, prints one table of ratios)
 # Every figure is BabelStream's best-of-N bandwidth or a median of many timed runs.
 set -euo pipefail
-mode=${1:?usage: run.sh build|gpu|ci}
+mode=${1:?usage: run.sh build|gpu|ci|program OUT}
 here=$(cd "$(dirname "$0")" && pwd)
+cuda=${CUDA_PATH:-/usr/local/cuda}
+# program OUT: the measured program — BabelStream with cudaMemcpy linked in, for transfers
+# compared in one process (bench/cuda/cudart_copies.cpp). Used by build and by
+# scripts/stage-gpu-run.sh.
+if [ "$mode" = program ]; then
+  root=$(cd "$here/.." && pwd)
+  prog=${2:?usage: run.sh program OUT}
+  g++ -O2 -c -I"$cuda/include" "$here/cuda/cudart_copies.cpp" -o "$prog.cudart_copies.o"
+  "$root/build/bin/offload-cxx" -O3 --offload-arch=${OFFLOAD_GPU_ARCH:-sm_90},host -DBENCH_CUDART_REFERENCE \
+    "$root/bench/babelstream.cpp" "$prog.cudart_copies.o" -o "$prog" -L"$cuda/lib64" -lcudart_static -ldl -lrt
+  rm -f "$prog.cudart_copies.o"
+  exit 0
+fi
 if [ "$mode" = build ] || [ "$mode" = ci ]; then
   root=$(cd "$here/.." && pwd)
   out=${BENCH_OUT:-$root/.gpu/bench}
@@ -23,6 +36,7 @@ if [ "$mode" = build ] || [ "$mode" = ci ]; then
     g++ -O3 -fopenmp "$root/bench/cpu_triad_omp.cpp" -o "$out/cpu_triad_omp" && "$out/cpu_triad_omp" 16 3
     exit 0
   fi
+  bash "$here/run.sh" program "$out/babelstream"  # the measured program (its build is not timed)
   build_nvcc=$(for k in 1 2 3 4 5; do s=$(date +%s.%N); /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 "$root/bench/cuda/babelstream.cu" -o "$out/babelstream-cuda"; awk -v a="$(date +%s.%N)" -v b="$s" "BEGIN{print a - b}"; done | median5)
   echo "build_offload $build_offload s" > "$out/host-results.txt"
   echo "build_nvcc $build_nvcc s" >> "$out/host-results.txt"
@@ -51,11 +65,17 @@ rm -rf /tmp/offload-cxx-bench && mkdir -p /tmp/offload-cxx-bench
 bundle=$here/bundle.tar.xz; [ -f "$bundle" ] || bundle=$here/../bundle.tar.xz
 xz -dc "$bundle" | tar -C /tmp/offload-cxx-bench -xf -
 log=${OUT:-/tmp}
+# Rounds: the two programs alternate (offload-cxx, CUDA, offload-cxx, ...), so that drift of the
+# machine over the run reaches both; each ratio in the table is the median of the rounds' ratios.
+rounds=${BENCH_ROUNDS:-5}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-"$b/run" babelstream 27 100 10000 | tee "$log/offload.txt"
-"$here/babelstream-cuda" 27 100 10000 | tee "$log/cuda.txt"
-python3 - "$log/offload.txt" "$log/cuda.txt" "$here/host-results.txt" <<'PY'
-import sys
+for r in $(seq 1 "$rounds"); do
+  "$b/run" babelstream 27 100 10000 > "$log/offload-$r.txt"
+  "$here/babelstream-cuda" 27 100 10000 > "$log/cuda-$r.txt"
+done
+cat "$log/offload-1.txt" "$log/cuda-1.txt"
+python3 - "$log" "$rounds" "$here/host-results.txt" <<'PY'
+import statistics, sys
 def read(p):
     d = {}
     for line in open(p):
@@ -63,22 +83,40 @@ def read(p):
         if len(parts) >= 2 and not line.startswith("#"):
             d[parts[0]] = float(parts[1])
     return d
-o, c, h = read(sys.argv[1]), read(sys.argv[2]), read(sys.argv[3])
-rows = [("copy", o["copy"], c["copy"], ">= 0.98", True), ("mul", o["mul"], c["mul"], ">= 0.98", True),
-        ("add", o["add"], c["add"], ">= 0.98", True), ("triad", o["triad"], c["triad"], ">= 0.98", True),
-        ("nstream", o["nstream"], c["nstream"], ">= 0.98", True), ("dot", o["dot"], c["dot"], ">= 0.95", True),
-        ("triad / copy ceiling", o["triad"], c["copy_ceiling"], ">= 0.92", True),
-        ("empty launch + wait (us)", o["launch_wait"], c["launch_wait"], "<= 1.2", False),
-        ("1,000 queued launches (us each)", o["launch_queued"], c["launch_queued"], "<= 1.1", False),
-        ("1 GiB host->device, pageable (GB/s)", o["h2d_pageable"], c["h2d_pageable"], ">= 0.9", True),
-        ("1 GiB device->host, pageable (GB/s)", o["d2h_pageable"], c["d2h_pageable"], ">= 0.9", True),
-        ("build time (s)", h["build_offload"], h["build_nvcc"], "<= 1.5", False),
-        ("CPU device triad vs g++ -fopenmp (GB/s)", h["triad_cpu_device"], h["triad_cpu_omp"], ">= 0.8", True)]
-print("| measure | offload-cxx | reference | ratio | target | met |")
-print("|---|---|---|---|---|---|")
-for name, ov, rv, target, higher in rows:
-    ratio = ov / rv
+log, rounds = sys.argv[1], int(sys.argv[2])
+O = [read(f"{log}/offload-{r}.txt") for r in range(1, rounds + 1)]
+C = [read(f"{log}/cuda-{r}.txt") for r in range(1, rounds + 1)]
+h = read(sys.argv[3])
+# Transfers against cudaMemcpy in the same process, interleaved (bench/cuda/cudart_copies.cpp).
+same = lambda k: (lambda o, c: o.get(k + "_cudart_same_process", c[k]))
+measures = [  # name, offload key, reference (o, c) -> value, target, higher is better
+    ("copy (GB/s)", "copy", lambda o, c: c["copy"], ">= 0.98", True),
+    ("mul (GB/s)", "mul", lambda o, c: c["mul"], ">= 0.98", True),
+    ("add (GB/s)", "add", lambda o, c: c["add"], ">= 0.98", True),
+    ("triad (GB/s)", "triad", lambda o, c: c["triad"], ">= 0.98", True),
+    ("nstream (GB/s)", "nstream", lambda o, c: c["nstream"], ">= 0.98", True),
+    ("dot (GB/s)", "dot", lambda o, c: c["dot"], ">= 0.95", True),
+    ("triad / measured copy ceiling (cudaMemcpy D2D, GB/s)", "triad", lambda o, c: c["copy_ceiling"], ">= 0.92", True),
+    ("empty launch + wait (us)", "launch_wait", lambda o, c: c["launch_wait"], "<= 1.2", False),
+    ("1,000 queued launches then one wait (us each)", "launch_queued", lambda o, c: c["launch_queued"], "<= 1.1", False),
+    ("1 GiB host->device, pageable, vs cudaMemcpy in the same process (GB/s)", "h2d_pageable", same("h2d_pageable"), ">= 0.9", True),
+    ("1 GiB device->host, pageable, vs cudaMemcpy in the same process (GB/s)", "d2h_pageable", same("d2h_pageable"), ">= 0.9", True),
+]
+print(f"{rounds} rounds; values are medians over rounds, ratio is the median of the rounds' ratios")
+print("| measure | offload-cxx | reference | ratio | rounds' ratios | target | met |")
+print("|---|---|---|---|---|---|---|")
+def row(name, ov, rv, ratios, target, higher):
+    ratio = statistics.median(ratios)
     met = ratio >= float(target.split()[1]) if higher else ratio <= float(target.split()[1])
-    print(f"| {name} | {ov:.2f} | {rv:.2f} | {ratio:.3f} | {target} | {'yes' if met else 'NO'} |")
-print(f"| pinned host->device / device->host, CUDA only (GB/s) | | {c['h2d_pinned']:.1f} / {c['d2h_pinned']:.1f} | | | |")
+    spread = " ".join(f"{x:.2f}" for x in ratios)
+    print(f"| {name} | {ov:.2f} | {rv:.2f} | {ratio:.3f} | {spread} | {target} | {'yes' if met else 'NO'} |")
+for name, key, ref, target, higher in measures:
+    ovs = [o[key] for o in O]
+    rvs = [ref(o, c) for o, c in zip(O, C)]
+    row(name, statistics.median(ovs), statistics.median(rvs), [a / b for a, b in zip(ovs, rvs)], target, higher)
+row("build time (s), CPU machine, median of 5", h["build_offload"], h["build_nvcc"], [h["build_offload"] / h["build_nvcc"]], "<= 1.5", False)
+row("CPU device triad vs g++ -O3 -fopenmp, 2^25, CPU machine (GB/s)", h["triad_cpu_device"], h["triad_cpu_omp"], [h["triad_cpu_device"] / h["triad_cpu_omp"]], ">= 0.8", True)
+med = lambda k: statistics.median(c[k] for c in C)
+print(f"| pageable host->device / device->host, the CUDA program (another process) (GB/s) | | {med('h2d_pageable'):.1f} / {med('d2h_pageable'):.1f} | | | | |")
+print(f"| pinned host->device / device->host, CUDA only (GB/s) | | {med('h2d_pinned'):.1f} / {med('d2h_pinned'):.1f} | | | | |")
 PY

@@ -20,7 +20,7 @@ for src in "$root"/examples/multi-gpu/*.cpp; do  # names shared with examples/de
   "$oc" -O2 --offload-arch="$arch",host "$src" -o "$work/bin/multi-gpu-$(basename "$src" .cpp)"
 done
 # The benchmark, as bench/run.sh builds it (bench/run.sh gpu finds it in this bundle).
-"$oc" -O3 --offload-arch="$arch",host "$root/bench/babelstream.cpp" -o "$work/bin/babelstream"
+OFFLOAD_GPU_ARCH=$arch bash "$root/bench/run.sh" program "$work/bin/babelstream"
 # Programs of several files: compiled with -c, then linked.
 link_example() {  # name, sources...
   local name=$1; shift; local objs=()
