@@ -69,12 +69,16 @@ log=${OUT:-/tmp}
 # machine over the run reaches both; each ratio in the table is the median of the rounds' ratios.
 rounds=${BENCH_ROUNDS:-5}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+rd=/tmp/offload-cxx-bench/rounds && mkdir -p "$rd"
 for r in $(seq 1 "$rounds"); do
-  "$b/run" babelstream 27 100 10000 > "$log/offload-$r.txt"
-  "$here/babelstream-cuda" 27 100 10000 > "$log/cuda-$r.txt"
+  "$b/run" babelstream 27 100 10000 > "$rd/offload-$r.txt"
+  "$here/babelstream-cuda" 27 100 10000 > "$rd/cuda-$r.txt"
 done
-cat "$log/offload-1.txt" "$log/cuda-1.txt"
-python3 - "$log" "$rounds" "$here/host-results.txt" <<'PY'
+for prog in offload cuda; do  # every round's raw output, in one file each
+  for r in $(seq 1 "$rounds"); do echo "# round $r"; cat "$rd/$prog-$r.txt"; done > "$log/$prog-rounds.txt"
+done
+cat "$rd/offload-1.txt" "$rd/cuda-1.txt"
+python3 - "$rd" "$rounds" "$here/host-results.txt" <<'PY' | tee "$log/table.md"
 import statistics, sys
 def read(p):
     d = {}

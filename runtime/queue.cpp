@@ -76,14 +76,42 @@ struct queue_state {
       queue_op op;
       {
         std::unique_lock guard(lock);
-        wake.wait(guard, [&] { return stopping || !ops.empty(); });
+        wake.wait(guard, [&] { return (stopping && !busy) || (!ops.empty() && !busy); });
         if (ops.empty())
           return;
         op = std::move(ops.front());
         ops.pop_front();
+        busy = true;
       }
       std::visit([this](auto &o) { run(o); }, op);
+      finish_op();
     }
+  }
+
+  void finish_op() {
+    {
+      std::lock_guard guard(lock);
+      busy = false;
+    }
+    wake.notify_all();
+  }
+
+  /// A launch on a GPU queue with nothing ahead of it runs on the caller's thread: its kernel is
+  /// only enqueued on the GPU stream, so this costs the caller no more than the hand-off to the
+  /// worker would, and saves the hand-off (measured: bench/NOTES.md). Returns false, leaving the
+  /// job to the worker, when something is queued or running.
+  bool try_launch_here(std::unique_ptr<launch_job> &job) {
+    if (device.gpu < 0)
+      return false;  // the CPU device runs the kernel itself: that is the worker's
+    {
+      std::lock_guard guard(lock);
+      if (busy || !ops.empty())
+        return false;
+      busy = true;  // holds the worker off until this launch is enqueued
+    }
+    const bool done = run_launch(job, /*stream_only=*/true);
+    finish_op();
+    return done;
   }
 
   void record_error() {
@@ -96,14 +124,21 @@ struct queue_state {
     return error != nullptr;
   }
 
-  void run(std::unique_ptr<launch_job> &job) {
+  void run(std::unique_ptr<launch_job> &job) { run_launch(job, /*stream_only=*/false); }
+
+  /// Runs a launch; with `stream_only`, only one the GPU stream takes (returns false, leaving
+  /// `job` untouched, for any other).
+  bool run_launch(std::unique_ptr<launch_job> &job, bool stream_only) {
     if (failed())
-      return;
+      return true;  // skipped, as everything after a failure is
     try {
       launch_request request = job->request();
       request.device = device.gpu >= 0 ? device.gpu : cpu_device;
       const rt::kernel_info *kernel = device.gpu >= 0 ? rt::find_kernel(request.kernel) : nullptr;
-      if (kernel && stream_can_launch(*kernel)) {
+      const bool on_stream = kernel && stream_can_launch(*kernel);
+      if (stream_only && !on_stream)
+        return false;
+      if (on_stream) {
         rt::check_launch_shape(request, kernel);
         if (rt::info_flags())
           rt::report_launch(request, kernel, rt::gpu_device_name(device.gpu) + " (queued)");
@@ -111,7 +146,7 @@ struct queue_state {
         mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
         rt::gpu_stream::device_slots(request, rt::omp_device_number(device.gpu), slots);
         stream->launch(*kernel, request, slots.data(), request.num_args);
-        return;
+        return true;
       }
       sync_stream();
       if (device.gpu >= 0)
@@ -121,6 +156,7 @@ struct queue_state {
     } catch (...) {
       record_error();
     }
+    return true;
   }
 
   /// Opens the GPU stream on first use; whether it can launch `kernel`.
@@ -188,9 +224,11 @@ struct queue_state {
   std::condition_variable wake;
   std::deque<queue_op> ops;
   bool stopping = false;
+  bool busy = false;  // an operation is running (on the worker, or on a caller's thread)
   std::exception_ptr error;
-  std::vector<std::unique_ptr<launch_job>> mapped;  // worker thread only
-  std::unique_ptr<rt::gpu_stream> stream;            // worker thread only
+  // Used only by the operation that holds `busy` (the worker's, or a launch run by its caller):
+  std::vector<std::unique_ptr<launch_job>> mapped;
+  std::unique_ptr<rt::gpu_stream> stream;
   bool stream_opened = false;
   std::vector<abi::slot_t> slots;
   std::thread worker;  // last: starts once everything above exists
@@ -201,7 +239,8 @@ std::shared_ptr<queue_state> queue_create(device_handle device) {
 }
 
 void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job) {
-  queue.push(std::move(job));
+  if (!queue.try_launch_here(job))
+    queue.push(std::move(job));
 }
 
 void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {
