@@ -147,6 +147,16 @@ int main(int argc, char **argv) {
                      }) /
                      1000);
   std::printf("launch_queued %.2f us\n", median(queued) * 1e6);
+  // The caller's side alone: 1,000 launches enqueued, timed without the wait (which follows).
+  std::vector<double> enqueued;
+  for (int rep = 0; rep < 5; ++rep) {
+    enqueued.push_back(seconds([&] {
+                         for (int k = 0; k < 1000; ++k) q.launch(empty, {}, std::uint64_t(k));
+                       }) /
+                       1000);
+    q.wait();
+  }
+  std::printf("launch_enqueue_only %.2f us\n", median(enqueued) * 1e6);
 
   // Transfers: 1 GiB (or the array size if smaller) to and from a buffer, pageable host memory.
   // With -DBENCH_CUDART_REFERENCE the same copies through cudaMemcpy, interleaved with ours in

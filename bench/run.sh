@@ -121,6 +121,9 @@ for name, key, ref, target, higher in measures:
 row("build time (s), CPU machine, median of 5", h["build_offload"], h["build_nvcc"], [h["build_offload"] / h["build_nvcc"]], "<= 1.5", False)
 row("CPU device triad vs g++ -O3 -fopenmp, 2^25, CPU machine (GB/s)", h["triad_cpu_device"], h["triad_cpu_omp"], [h["triad_cpu_device"] / h["triad_cpu_omp"]], ">= 0.8", True)
 med = lambda k: statistics.median(c[k] for c in C)
+if all("launch_enqueue_only" in o for o in O + C):
+    mo = statistics.median(o["launch_enqueue_only"] for o in O)
+    print(f"| 1,000 launches, the caller's side only (us each; not a target) | {mo:.2f} | {med('launch_enqueue_only'):.2f} | | | | |")
 print(f"| pageable host->device / device->host, the CUDA program (another process) (GB/s) | | {med('h2d_pageable'):.1f} / {med('d2h_pageable'):.1f} | | | | |")
 print(f"| pinned host->device / device->host, CUDA only (GB/s) | | {med('h2d_pinned'):.1f} / {med('d2h_pinned'):.1f} | | | | |")
 PY

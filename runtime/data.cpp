@@ -110,6 +110,11 @@ void region_data(device_handle device, data_op op, const arg_desc *maps, std::ui
                  source_loc where) {
   if (device.gpu < 0 || n == 0)
     return;  // the CPU device works on host memory
+  bool maps_something = false;  // values and device pointers only: nothing to map (a hot path)
+  for (std::uint32_t i = 0; i < n && !maps_something; ++i)
+    maps_something = maps[i].how != transfer::literal && maps[i].host_ptr && maps[i].bytes;
+  if (!maps_something)
+    return;
   rt::pass_info_flags_to_libomptarget();
   auto bits = [op](transfer how) -> std::int64_t {
     const bool in = how == transfer::to || how == transfer::tofrom;

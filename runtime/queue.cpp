@@ -72,46 +72,21 @@ struct queue_state {
   }
 
   void work() {
+    std::deque<queue_op> batch;
     for (;;) {
-      queue_op op;
       {
+        // Everything enqueued so far, taken at once: one lock hand-over per batch, not per
+        // operation, while the caller keeps enqueuing (bench/NOTES.md, queued launches).
         std::unique_lock guard(lock);
-        wake.wait(guard, [&] { return (stopping && !busy) || (!ops.empty() && !busy); });
+        wake.wait(guard, [&] { return stopping || !ops.empty(); });
         if (ops.empty())
           return;
-        op = std::move(ops.front());
-        ops.pop_front();
-        busy = true;
+        batch.swap(ops);
       }
-      std::visit([this](auto &o) { run(o); }, op);
-      finish_op();
+      for (queue_op &op : batch)
+        std::visit([this](auto &o) { run(o); }, op);
+      batch.clear();
     }
-  }
-
-  void finish_op() {
-    {
-      std::lock_guard guard(lock);
-      busy = false;
-    }
-    wake.notify_all();
-  }
-
-  /// A launch on a GPU queue with nothing ahead of it runs on the caller's thread: its kernel is
-  /// only enqueued on the GPU stream, so this costs the caller no more than the hand-off to the
-  /// worker would, and saves the hand-off (measured: bench/NOTES.md). Returns false, leaving the
-  /// job to the worker, when something is queued or running.
-  bool try_launch_here(std::unique_ptr<launch_job> &job) {
-    if (device.gpu < 0)
-      return false;  // the CPU device runs the kernel itself: that is the worker's
-    {
-      std::lock_guard guard(lock);
-      if (busy || !ops.empty())
-        return false;
-      busy = true;  // holds the worker off until this launch is enqueued
-    }
-    const bool done = run_launch(job, /*stream_only=*/true);
-    finish_op();
-    return done;
   }
 
   void record_error() {
@@ -124,21 +99,14 @@ struct queue_state {
     return error != nullptr;
   }
 
-  void run(std::unique_ptr<launch_job> &job) { run_launch(job, /*stream_only=*/false); }
-
-  /// Runs a launch; with `stream_only`, only one the GPU stream takes (returns false, leaving
-  /// `job` untouched, for any other).
-  bool run_launch(std::unique_ptr<launch_job> &job, bool stream_only) {
+  void run(std::unique_ptr<launch_job> &job) {
     if (failed())
-      return true;  // skipped, as everything after a failure is
+      return;
     try {
       launch_request request = job->request();
       request.device = device.gpu >= 0 ? device.gpu : cpu_device;
-      const rt::kernel_info *kernel = device.gpu >= 0 ? rt::find_kernel(request.kernel) : nullptr;
-      const bool on_stream = kernel && stream_can_launch(*kernel);
-      if (stream_only && !on_stream)
-        return false;
-      if (on_stream) {
+      const rt::kernel_info *kernel = device.gpu >= 0 ? registered(request.kernel) : nullptr;
+      if (kernel && stream_can_launch(*kernel)) {
         rt::check_launch_shape(request, kernel);
         if (rt::info_flags())
           rt::report_launch(request, kernel, rt::gpu_device_name(device.gpu) + " (queued)");
@@ -146,7 +114,7 @@ struct queue_state {
         mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
         rt::gpu_stream::device_slots(request, rt::omp_device_number(device.gpu), slots);
         stream->launch(*kernel, request, slots.data(), request.num_args);
-        return true;
+        return;
       }
       sync_stream();
       if (device.gpu >= 0)
@@ -156,7 +124,14 @@ struct queue_state {
     } catch (...) {
       record_error();
     }
-    return true;
+  }
+
+  /// The registration of a kernel, remembering the last one asked for (a queue tends to launch
+  /// the same kernels again).
+  const rt::kernel_info *registered(const void *host_address) {
+    if (host_address != last_kernel.first)
+      last_kernel = {host_address, rt::find_kernel(host_address)};
+    return last_kernel.second;
   }
 
   /// Opens the GPU stream on first use; whether it can launch `kernel`.
@@ -224,13 +199,12 @@ struct queue_state {
   std::condition_variable wake;
   std::deque<queue_op> ops;
   bool stopping = false;
-  bool busy = false;  // an operation is running (on the worker, or on a caller's thread)
   std::exception_ptr error;
-  // Used only by the operation that holds `busy` (the worker's, or a launch run by its caller):
-  std::vector<std::unique_ptr<launch_job>> mapped;
-  std::unique_ptr<rt::gpu_stream> stream;
+  std::vector<std::unique_ptr<launch_job>> mapped;  // worker thread only
+  std::unique_ptr<rt::gpu_stream> stream;            // worker thread only
   bool stream_opened = false;
   std::vector<abi::slot_t> slots;
+  std::pair<const void *, const rt::kernel_info *> last_kernel{nullptr, nullptr};
   std::thread worker;  // last: starts once everything above exists
 };
 
@@ -239,8 +213,7 @@ std::shared_ptr<queue_state> queue_create(device_handle device) {
 }
 
 void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job) {
-  if (!queue.try_launch_here(job))
-    queue.push(std::move(job));
+  queue.push(std::move(job));
 }
 
 void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {

@@ -113,6 +113,12 @@ int main(int argc, char **argv) {
   for (int rep = 0; rep < 5; ++rep)
     queued.push_back(seconds([&] { for (int k = 0; k < 1000; ++k) empty<<<1, 1>>>(k); CHECK(cudaDeviceSynchronize()); }) / 1000);
   std::printf("launch_queued %.2f us\n", median(queued) * 1e6);
+  std::vector<double> enqueued;
+  for (int rep = 0; rep < 5; ++rep) {
+    enqueued.push_back(seconds([&] { for (int k = 0; k < 1000; ++k) empty<<<1, 1>>>(k); }) / 1000);
+    CHECK(cudaDeviceSynchronize());
+  }
+  std::printf("launch_enqueue_only %.2f us\n", median(enqueued) * 1e6);
 
   const size_t tn = std::min<size_t>(n, size_t(1) << 27);
   std::vector<double> host(tn, 1.0);
