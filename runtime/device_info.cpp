@@ -55,6 +55,7 @@ std::string vendor_name(ol_platform_backend_t backend, const std::string &report
 struct gpu_listing {
   std::vector<device_info> gpus;
   std::vector<ol_device_handle_t> handles;  // handles[i] is gpus[i]'s
+  std::vector<int> cuda_ordinals;           // gpus[i]'s CUDA device ordinal, or -1
 };
 
 gpu_listing query_gpus() {
@@ -90,8 +91,10 @@ gpu_listing query_gpus() {
     d.arch = info_string(h, OL_DEVICE_INFO_NAME);
     if (d.name.empty())
       d.name = d.arch;
+    int ordinal = -1;
     if (backend == OL_PLATFORM_BACKEND_CUDA) {  // liboffload's "name" is the product's
-      if (std::string arch = rt::vendor::cuda_device_arch(cuda_ordinal++); !arch.empty())
+      ordinal = cuda_ordinal++;  // the CUDA plugin lists the driver's devices in ordinal order
+      if (std::string arch = rt::vendor::cuda_device_arch(ordinal); !arch.empty())
         d.arch = arch;
     }
     d.vendor = vendor_name(backend, info_string(h, OL_DEVICE_INFO_VENDOR));
@@ -106,6 +109,7 @@ gpu_listing query_gpus() {
       }
     gpus.push_back(std::move(d));
     listing.handles.push_back(h);
+    listing.cuda_ordinals.push_back(ordinal);
   }
   // A plugin whose UIDs liboffload and libomptarget spell differently: number in order.
   bool matched = false;
@@ -161,6 +165,14 @@ ol_device_handle_t ol_device_of_gpu(int gpu) {
     if (all.gpus[i].usable && all.gpus[i].device == gpu)
       return all.handles[i];
   return nullptr;
+}
+
+int cuda_ordinal_of_gpu(int gpu) {
+  const gpu_listing &all = listing();
+  for (std::size_t i = 0; i < all.gpus.size(); ++i)
+    if (all.gpus[i].usable && all.gpus[i].device == gpu)
+      return all.cuda_ordinals[i];
+  return -1;
 }
 } // namespace rt
 

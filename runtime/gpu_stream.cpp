@@ -45,23 +45,38 @@ bool streams_disabled() {
   return env && (std::strcmp(env, "off") == 0 || std::strcmp(env, "0") == 0);
 }
 
+/// OFFLOAD_GPU_STREAMS=liboffload: liboffload's launch path on NVIDIA GPUs too.
+bool liboffload_only() {
+  const char *env = std::getenv("OFFLOAD_GPU_STREAMS");
+  return env && std::strcmp(env, "liboffload") == 0;
+}
+
 } // namespace
+
+gpu_stream::gpu_stream(int gpu, ol_device_handle_t device, ol_queue_handle_t queue,
+                       std::unique_ptr<vendor::cuda_stream> cuda)
+    : gpu_(gpu), device_(device), queue_(queue), cuda_(std::move(cuda)) {}
 
 std::unique_ptr<gpu_stream> gpu_stream::open(int gpu) {
   if (streams_disabled())
     return nullptr;
+  if (int ordinal = cuda_ordinal_of_gpu(gpu); ordinal >= 0 && !liboffload_only())
+    if (std::unique_ptr<vendor::cuda_stream> cuda = vendor::cuda_stream::open(ordinal))
+      return std::unique_ptr<gpu_stream>(new gpu_stream(gpu, nullptr, nullptr, std::move(cuda)));
   ol_device_handle_t device = ol_device_of_gpu(gpu);
   if (!device)
     return nullptr;
   ol_queue_handle_t queue = nullptr;
   if (olCreateQueue(device, &queue) != nullptr)
     return nullptr;
-  return std::unique_ptr<gpu_stream>(new gpu_stream(gpu, device, queue));
+  return std::unique_ptr<gpu_stream>(new gpu_stream(gpu, device, queue, nullptr));
 }
 
 gpu_stream::~gpu_stream() {
-  olSyncQueue(queue_);  // errors were reported by sync(), or nobody waits for them any more
-  olDestroyQueue(queue_);
+  if (queue_) {
+    olSyncQueue(queue_);  // errors were reported by sync(), or nobody waits for them any more
+    olDestroyQueue(queue_);
+  }
 }
 
 void gpu_stream::device_slots(const detail::launch_request &request, int omp_device,
@@ -77,45 +92,74 @@ void gpu_stream::device_slots(const detail::launch_request &request, int omp_dev
 }
 
 bool gpu_stream::can_launch(const kernel_info &kernel) {
-  auto [it, inserted] = symbols_.try_emplace(&kernel, nullptr);
+  auto [it, inserted] = kernels_.try_emplace(&kernel);
   if (inserted && kernel.images)
-    for (const gpu_image &image : *kernel.images)
-      if (ol_program_handle_t program = programs().get(device_, image)) {
+    for (const gpu_image &image : *kernel.images) {
+      if (cuda_) {
+        if ((it->second.cuda_function = cuda_->function(image.start, kernel.entry.c_str())))
+          break;
+      } else if (ol_program_handle_t program = programs().get(device_, image)) {
         ol_symbol_handle_t symbol = nullptr;
         if (olGetSymbol(program, kernel.entry.c_str(), OL_SYMBOL_KIND_KERNEL, &symbol) == nullptr) {
-          it->second = symbol;
+          it->second.symbol = symbol;
           break;
         }
       }
-  return it->second != nullptr;
+    }
+  return static_cast<bool>(it->second);
 }
 
 void gpu_stream::launch(const kernel_info &kernel, const detail::launch_request &request,
                         const abi::slot_t *slots, std::uint32_t num_slots) {
   // The entry's parameters (offload/detail/device_entry.hpp): the implicit dyn_ptr, then one
-  // 8-byte slot each; liboffload passes the buffer as the kernel's parameter block.
+  // 8-byte slot each.
   arguments_.assign(1, 0);
   arguments_.insert(arguments_.end(), slots, slots + num_slots);
-  ol_kernel_launch_size_args_t size{};
-  size.Dimensions = 3;
-  size.NumGroups = {request.workgroups.x, request.workgroups.y, request.workgroups.z};
-  size.GroupSize = {request.threads.x, request.threads.y, request.threads.z};
-  size.DynSharedMemory = request.dynamic_shared_bytes;
-  if (ol_result_t r = olLaunchKernel(queue_, device_, symbols_.at(&kernel), arguments_.data(),
-                                     arguments_.size() * sizeof(abi::slot_t), &size))
+  const launchable &target = kernels_.at(&kernel);
+  std::string refused;
+  if (cuda_) {
+    parameter_pointers_.resize(arguments_.size());
+    for (std::size_t i = 0; i < arguments_.size(); ++i)
+      parameter_pointers_[i] = &arguments_[i];
+    const unsigned grid[3] = {request.workgroups.x, request.workgroups.y, request.workgroups.z};
+    const unsigned block[3] = {request.threads.x, request.threads.y, request.threads.z};
+    refused = cuda_->launch(target.cuda_function, grid, block, request.dynamic_shared_bytes,
+                            parameter_pointers_.data());
+  } else {
+    // liboffload passes the buffer as the kernel's parameter block.
+    ol_kernel_launch_size_args_t size{};
+    size.Dimensions = 3;
+    size.NumGroups = {request.workgroups.x, request.workgroups.y, request.workgroups.z};
+    size.GroupSize = {request.threads.x, request.threads.y, request.threads.z};
+    size.DynSharedMemory = request.dynamic_shared_bytes;
+    if (ol_result_t r = olLaunchKernel(queue_, device_, target.symbol, arguments_.data(),
+                                       arguments_.size() * sizeof(abi::slot_t), &size))
+      refused = details(r);
+  }
+  if (!refused.empty())
     fail("kernel '" + kernel.name + "' launched at " + short_location(request.where),
-         "launch on " + gpu_device_name(gpu_) + " failed: " + details(r));
+         "launch on " + gpu_device_name(gpu_) + " failed: " + refused);
   in_flight_.push_back({&kernel, request.where});
 }
 
 void gpu_stream::sync() {
   if (in_flight_.empty())
     return;
-  ol_result_t r = olSyncQueue(queue_);
+  std::string reason;
+  if (cuda_)
+    reason = cuda_->sync();
+  else if (ol_result_t r = olSyncQueue(queue_))
+    reason = details(r);
+  if (reason.empty()) {
+    in_flight_.clear();
+    return;
+  }
+  fail_sync(reason);
+}
+
+void gpu_stream::fail_sync(const std::string &reason) {
   std::vector<launched> done;
   done.swap(in_flight_);
-  if (!r)
-    return;
   // The GPU reports a failure when the stream is waited for, not which launch failed: with one
   // launch in flight it is named, with several each distinct launch site is.
   const std::string device = gpu_device_name(gpu_);
@@ -124,7 +168,7 @@ void gpu_stream::sync() {
   };
   if (done.size() == 1)
     throw offload::error("offload-cxx: error: " + site(done.front()) + " failed on " + device +
-                         ": " + details(r));
+                         ": " + reason);
   std::vector<std::string> sites;
   for (const launched &l : done)
     if (std::string s = site(l); std::find(sites.begin(), sites.end(), s) == sites.end())
@@ -137,7 +181,7 @@ void gpu_stream::sync() {
     list += " and " + std::to_string(sites.size() - listed) + " more";
   throw offload::error("offload-cxx: error: one of " + std::to_string(done.size()) +
                        " queued launches failed on " + device +
-                       " (the GPU does not say which): " + list + ": " + details(r));
+                       " (the GPU does not say which): " + list + ": " + reason);
 }
 
 } // namespace offload::rt

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "registry.hpp"
+#include "vendor/cuda_stream.hpp"
 
 #include <offload/detail/runtime_api.hpp>
 
@@ -25,11 +26,14 @@ namespace offload::rt {
 
 /// liboffload's handle of offload-cxx's GPU `gpu`, or null when liboffload does not list it.
 ol_device_handle_t ol_device_of_gpu(int gpu);
+/// The CUDA device ordinal of offload-cxx's GPU `gpu`, or -1 when it is not an NVIDIA GPU.
+int cuda_ordinal_of_gpu(int gpu);
 
 /// An in-order stream of kernel launches on one GPU.
 class gpu_stream {
 public:
-  /// A stream on GPU `gpu`, or null when liboffload cannot serve it (OFFLOAD_GPU_STREAMS=off, no
+  /// A stream on GPU `gpu`: on an NVIDIA GPU through the CUDA driver (vendor/cuda_stream.hpp),
+  /// else through liboffload; null when neither can serve it (OFFLOAD_GPU_STREAMS=off, no
   /// liboffload device for it, or no queue): the caller then launches through libomptarget.
   static std::unique_ptr<gpu_stream> open(int gpu);
   ~gpu_stream();
@@ -59,20 +63,30 @@ public:
   void sync();
 
 private:
-  gpu_stream(int gpu, ol_device_handle_t device, ol_queue_handle_t queue)
-      : gpu_(gpu), device_(device), queue_(queue) {}
+  gpu_stream(int gpu, ol_device_handle_t device, ol_queue_handle_t queue,
+             std::unique_ptr<vendor::cuda_stream> cuda);
 
   struct launched {
     const kernel_info *kernel;
     detail::source_loc where;
   };
+  /// A kernel as this stream launches it: a CUDA function, or a liboffload symbol.
+  struct launchable {
+    void *cuda_function = nullptr;
+    ol_symbol_handle_t symbol = nullptr;
+    explicit operator bool() const { return cuda_function || symbol; }
+  };
+
+  [[noreturn]] void fail_sync(const std::string &reason);
 
   int gpu_;
-  ol_device_handle_t device_;
+  ol_device_handle_t device_;  // the liboffload path (null on the CUDA path)
   ol_queue_handle_t queue_;
-  std::unordered_map<const kernel_info *, ol_symbol_handle_t> symbols_;  // null: not here
+  std::unique_ptr<vendor::cuda_stream> cuda_;  // the CUDA path (NVIDIA GPUs)
+  std::unordered_map<const kernel_info *, launchable> kernels_;  // empty: not here
   std::vector<launched> in_flight_;
-  std::vector<abi::slot_t> arguments_;  // the launch's argument buffer, reused
+  std::vector<abi::slot_t> arguments_;  // the launch's parameters, reused
+  std::vector<void *> parameter_pointers_;  // the CUDA path's pointers to them
 };
 
 } // namespace offload::rt

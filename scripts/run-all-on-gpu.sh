@@ -32,15 +32,19 @@ for prog in "$b"/bin/*; do
   done
 done
 unset OFFLOAD_DEVICE
-echo "--- launches through libomptarget instead of the GPU streams (OFFLOAD_GPU_STREAMS=off):"
-for name in fill data_model concurrency data-model; do
-  [ -x "$b/bin/$name" ] || continue
-  if OFFLOAD_GPU_STREAMS=off CONCURRENCY_TIMEOUT=60 timeout 120 "$b/run" "$name" >> "$logs/streams-off.log" 2>&1; then
-    passed=$((passed+1)); echo "PASS $name (gpu, streams off)"
-  else
-    failed=$((failed+1)); echo "FAIL $name (gpu, streams off)"
-  fi
+echo "--- the other launch paths: liboffload's (OFFLOAD_GPU_STREAMS=liboffload), libomptarget's (=off):"
+for mode in liboffload off; do
+  for name in fill data_model concurrency data-model dot; do
+    [ -x "$b/bin/$name" ] || continue
+    if OFFLOAD_GPU_STREAMS=$mode CONCURRENCY_TIMEOUT=60 timeout 120 "$b/run" "$name" >> "$logs/streams-$mode.log" 2>&1; then
+      passed=$((passed+1)); echo "PASS $name (gpu, OFFLOAD_GPU_STREAMS=$mode)"
+    else
+      failed=$((failed+1)); echo "FAIL $name (gpu, OFFLOAD_GPU_STREAMS=$mode)"
+    fi
+  done
 done
+echo "--- a queue fault on liboffload's path:"
+OFFLOAD_GPU_STREAMS=liboffload "$b/run" run_cases gpu-queue-fault 2>&1 | tail -1 | cut -c1-200
 echo "--- a program without code for this GPU, mandatory offload:"
 OMP_TARGET_OFFLOAD=mandatory "$b/run" runtime_errors_amd mandatory 2>&1 | tail -1
 OFFLOAD_INFO=1 "$b/run" runtime_errors_amd > "$logs/amd-fallback.log" 2>&1; grep -m1 "no GPU of this machine" "$logs/amd-fallback.log"
