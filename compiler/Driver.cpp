@@ -281,9 +281,11 @@ int main(int argc, char **argv) {
       "(compile), -Wl,<args> (link), -Xcompiler <arg> or -Xhost <arg> (compile and link).\n"
       "-c, -o, -I, -D, -U, -std=, -O, -g, -l, -L behave as g++'s.\n\n"
       "Environment: CUDA_PATH (where ptxas is looked for first, then /usr/local/cuda/bin and\n"
-      "PATH), OFFLOAD_CXX_PTXAS (this ptxas, or none if it is not an executable).\n"
-      "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS and OMP_TARGET_OFFLOAD\n"
-      "(see README.md).\n");
+      "PATH), OFFLOAD_CXX_PTXAS (this ptxas, or none if it is not an executable),\n"
+      "OFFLOAD_CXX_NO_GOLD=1 (link with the host compiler's default linker, not gold; so does\n"
+      "a -fuse-ld= of yours).\n"
+      "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS, OFFLOAD_GPU_STREAMS\n"
+      "and OMP_TARGET_OFFLOAD (see README.md).\n");
 
   const Layout L = findLayout(argv[0]);
   if (DevicesCommand)
