@@ -2,6 +2,8 @@
 // with write(2) and calls _exit: both are async-signal-safe.
 #include "fault_report.hpp"
 
+#include <algorithm>
+
 #include <csignal>
 #include <cstring>
 #include <mutex>
@@ -79,5 +81,24 @@ fault_scope::fault_scope(const char *what_prefix, const std::string &name_,
 }
 
 fault_scope::~fault_scope() { current = outer; }
+
+std::string stream_failure_message(const std::vector<std::string> &sites,
+                                   const std::string &device, const std::string &reason) {
+  if (sites.size() == 1)
+    return "offload-cxx: error: " + sites.front() + " failed on " + device + ": " + reason;
+  std::vector<std::string> distinct;
+  for (const std::string &s : sites)
+    if (std::find(distinct.begin(), distinct.end(), s) == distinct.end())
+      distinct.push_back(s);
+  constexpr std::size_t listed = 4;
+  std::string list;
+  for (std::size_t i = 0; i < distinct.size() && i < listed; ++i)
+    list += (i ? ", " : "") + distinct[i];
+  if (distinct.size() > listed)
+    list += " and " + std::to_string(distinct.size() - listed) + " more";
+  return "offload-cxx: error: one of " + std::to_string(sites.size()) +
+         " queued launches failed on " + device + " (the GPU does not say which): " + list +
+         ": " + reason;
+}
 
 } // namespace offload::rt

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace offload::rt {
 
@@ -27,5 +28,12 @@ public:
   unsigned line;
   const fault_scope *outer;
 };
+
+/// The error for a failure a GPU reports when its stream is waited for (gpu_stream.cpp): it does
+/// not say which launch failed, so with one launch in flight that launch is named, and with
+/// several each distinct launch site, in order, up to four. `sites` holds one
+/// "kernel 'K' launched at file:line" per launch in flight (at least one).
+std::string stream_failure_message(const std::vector<std::string> &sites,
+                                   const std::string &device, const std::string &reason);
 
 } // namespace offload::rt

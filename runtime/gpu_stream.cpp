@@ -2,11 +2,11 @@
 #include "gpu_stream.hpp"
 
 #include "devices.hpp"
+#include "fault_report.hpp"
 #include "gpu_device.hpp"
 
 #include <offload/launch.hpp>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -158,30 +158,11 @@ void gpu_stream::sync() {
 }
 
 void gpu_stream::fail_sync(const std::string &reason) {
-  std::vector<launched> done;
-  done.swap(in_flight_);
-  // The GPU reports a failure when the stream is waited for, not which launch failed: with one
-  // launch in flight it is named, with several each distinct launch site is.
-  const std::string device = gpu_device_name(gpu_);
-  auto site = [](const launched &l) {
-    return "kernel '" + l.kernel->name + "' launched at " + short_location(l.where);
-  };
-  if (done.size() == 1)
-    throw offload::error("offload-cxx: error: " + site(done.front()) + " failed on " + device +
-                         ": " + reason);
   std::vector<std::string> sites;
-  for (const launched &l : done)
-    if (std::string s = site(l); std::find(sites.begin(), sites.end(), s) == sites.end())
-      sites.push_back(std::move(s));
-  std::string list;
-  constexpr std::size_t listed = 4;
-  for (std::size_t i = 0; i < sites.size() && i < listed; ++i)
-    list += (i ? ", " : "") + sites[i];
-  if (sites.size() > listed)
-    list += " and " + std::to_string(sites.size() - listed) + " more";
-  throw offload::error("offload-cxx: error: one of " + std::to_string(done.size()) +
-                       " queued launches failed on " + device +
-                       " (the GPU does not say which): " + list + ": " + reason);
+  for (const launched &l : in_flight_)
+    sites.push_back("kernel '" + l.kernel->name + "' launched at " + short_location(l.where));
+  in_flight_.clear();
+  throw offload::error(stream_failure_message(sites, gpu_device_name(gpu_), reason));
 }
 
 } // namespace offload::rt
