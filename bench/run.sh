@@ -87,9 +87,9 @@ def read(p):
         if len(parts) >= 2 and not line.startswith("#"):
             d[parts[0]] = float(parts[1])
     return d
-log, rounds = sys.argv[1], int(sys.argv[2])
-O = [read(f"{log}/offload-{r}.txt") for r in range(1, rounds + 1)]
-C = [read(f"{log}/cuda-{r}.txt") for r in range(1, rounds + 1)]
+rounds_dir, rounds = sys.argv[1], int(sys.argv[2])
+O = [read(f"{rounds_dir}/offload-{r}.txt") for r in range(1, rounds + 1)]
+C = [read(f"{rounds_dir}/cuda-{r}.txt") for r in range(1, rounds + 1)]
 h = read(sys.argv[3])
 # Transfers against cudaMemcpy in the same process, interleaved (bench/cuda/cudart_copies.cpp).
 same = lambda k: (lambda o, c: o.get(k + "_cudart_same_process", c[k]))

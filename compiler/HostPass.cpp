@@ -14,14 +14,14 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-
-#include <cstdlib>
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -119,7 +119,7 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
       ".offload_cxx.arch_list");
   ArchListVar->setSection(ProgramArchsSection);
   appendToCompilerUsed(*M, {ArchListVar});
-  // The GPU images themselves, for the runtime's liboffload launch path (runtime/gpu_stream.cpp):
+  // The GPU images themselves, for the runtime's stream launch path (runtime/gpu_stream.cpp):
   // the record points at the bytes the offloading wrapper emits below, not at a second copy.
   std::vector<const DeviceImage *> GpuImages;
   for (const DeviceImage &I : File.Images)

@@ -62,11 +62,11 @@ llvm::Expected<std::vector<std::string>> writeProgramObjects(const DeviceImageFi
 std::vector<std::string> runtimeLinkArgs(const std::string &RuntimeLibDir,
                                          const std::string &LLVMLibDir);
 
-/// Whether Path names a C++ source file (by its extension).
 /// "-fuse-ld=gold" for the program's link when the user chose no linker and gold is installed
 /// (GNU ld spends most of a small program's link reading libLLVM's symbols); else nothing.
 std::optional<std::string> fasterLinkerFlag(llvm::ArrayRef<std::string> UserLinkArgs);
 
+/// Whether Path names a C++ source file (by its extension).
 bool isCxxSource(llvm::StringRef Path);
 
 /// Links host objects (and archives) with the registration of File and the runtime.

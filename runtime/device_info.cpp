@@ -158,21 +158,26 @@ device_info cpu_info() {
 
 int gpu_count() { return rt::usable_gpu_count(); }
 
+namespace {
+/// Where offload-cxx's GPU `gpu` is in the listing, or -1.
+int listing_index(int gpu) {
+  const std::vector<device_info> &all = listing().gpus;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i].usable && all[i].device == gpu)
+      return static_cast<int>(i);
+  return -1;
+}
+} // namespace
+
 namespace rt {
 ol_device_handle_t ol_device_of_gpu(int gpu) {
-  const gpu_listing &all = listing();
-  for (std::size_t i = 0; i < all.gpus.size(); ++i)
-    if (all.gpus[i].usable && all.gpus[i].device == gpu)
-      return all.handles[i];
-  return nullptr;
+  const int i = listing_index(gpu);
+  return i < 0 ? nullptr : listing().handles[i];
 }
 
 int cuda_ordinal_of_gpu(int gpu) {
-  const gpu_listing &all = listing();
-  for (std::size_t i = 0; i < all.gpus.size(); ++i)
-    if (all.gpus[i].usable && all.gpus[i].device == gpu)
-      return all.cuda_ordinals[i];
-  return -1;
+  const int i = listing_index(gpu);
+  return i < 0 ? -1 : listing().cuda_ordinals[i];
 }
 } // namespace rt
 

@@ -183,8 +183,8 @@ struct site_key_hash {
 } // namespace
 
 namespace {
-/// This thread's GPU streams, one per GPU, opened on first use (null: liboffload cannot serve
-/// that GPU).
+/// This thread's GPU streams, one per GPU, opened on first use (null: no stream can serve that
+/// GPU).
 gpu_stream *thread_stream(int device) {
   thread_local std::vector<std::unique_ptr<gpu_stream>> streams;
   thread_local std::vector<bool> opened;
@@ -209,7 +209,7 @@ std::vector<detail::arg_desc> without_copies(const detail::launch_request &reque
 }
 
 /// A launch through the thread's GPU stream, waited for: the mapped arguments are copied in
-/// (libomptarget), the kernel runs on the stream (liboffload), and they are copied back only
+/// (libomptarget), the kernel runs on the stream, and they are copied back only
 /// when it succeeded.
 void run_on_stream(gpu_stream &stream, int device, const detail::launch_request &request,
                    const kernel_info &kernel) {

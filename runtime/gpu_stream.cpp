@@ -40,15 +40,16 @@ loaded_programs &programs() {
   return *p;
 }
 
-bool streams_disabled() {
+/// OFFLOAD_GPU_STREAMS: unset (the vendor's path where there is one), "liboffload" (liboffload's
+/// path on NVIDIA GPUs too), "off"/"0" (no streams: libomptarget launches).
+enum class stream_setting { vendor, liboffload, off };
+stream_setting setting_from_environment() {
   const char *env = std::getenv("OFFLOAD_GPU_STREAMS");
-  return env && (std::strcmp(env, "off") == 0 || std::strcmp(env, "0") == 0);
-}
-
-/// OFFLOAD_GPU_STREAMS=liboffload: liboffload's launch path on NVIDIA GPUs too.
-bool liboffload_only() {
-  const char *env = std::getenv("OFFLOAD_GPU_STREAMS");
-  return env && std::strcmp(env, "liboffload") == 0;
+  if (env && (std::strcmp(env, "off") == 0 || std::strcmp(env, "0") == 0))
+    return stream_setting::off;
+  if (env && std::strcmp(env, "liboffload") == 0)
+    return stream_setting::liboffload;
+  return stream_setting::vendor;
 }
 
 } // namespace
@@ -58,9 +59,10 @@ gpu_stream::gpu_stream(int gpu, ol_device_handle_t device, ol_queue_handle_t que
     : gpu_(gpu), device_(device), queue_(queue), cuda_(std::move(cuda)) {}
 
 std::unique_ptr<gpu_stream> gpu_stream::open(int gpu) {
-  if (streams_disabled())
+  const stream_setting setting = setting_from_environment();
+  if (setting == stream_setting::off)
     return nullptr;
-  if (int ordinal = cuda_ordinal_of_gpu(gpu); ordinal >= 0 && !liboffload_only())
+  if (int ordinal = cuda_ordinal_of_gpu(gpu); ordinal >= 0 && setting == stream_setting::vendor)
     if (std::unique_ptr<vendor::cuda_stream> cuda = vendor::cuda_stream::open(ordinal))
       return std::unique_ptr<gpu_stream>(new gpu_stream(gpu, nullptr, nullptr, std::move(cuda)));
   ol_device_handle_t device = ol_device_of_gpu(gpu);

@@ -1,13 +1,14 @@
-// runtime/gpu_stream.hpp — kernel launches that are enqueued on a GPU and return at once, through
-// LLVM's offload API (liboffload, the `ol` functions).
+// runtime/gpu_stream.hpp — kernel launches that are enqueued on a GPU and return at once: on
+// NVIDIA GPUs through the CUDA driver (vendor/cuda_stream.hpp), elsewhere through LLVM's offload
+// API (liboffload, the `ol` functions).
 //
 // libomptarget's __tgt_target_kernel waits for each kernel it launches, so a queue built on it
 // paid launch + wait per launch (10.7 µs against CUDA's 3.2 µs for queued launches on the H200,
-// bench/NOTES.md). liboffload's olLaunchKernel enqueues on one of its queues (a CUDA stream, an
-// HSA queue) and returns. Data mapping stays libomptarget's: both libraries drive the GPU through
-// its primary context, so the device addresses libomptarget maps are valid in kernels launched
-// here (checked on the H200, ../shared/reference/llvm22-offload-abi.md). Each program's GPU image
-// is loaded a second time, into liboffload, the first time a queue launches one of its kernels.
+// bench/NOTES.md). A stream here enqueues and returns. Data mapping stays libomptarget's: all
+// three drive the GPU through its primary context, so the device addresses libomptarget maps are
+// valid in kernels launched here (checked on the H200, ../shared/reference/llvm22-offload-abi.md,
+// and by every GPU run of the e2e suite). Each program's GPU image is loaded a second time, by
+// the stream's path, the first time a stream launches one of its kernels.
 #pragma once
 
 #include "registry.hpp"

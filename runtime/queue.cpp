@@ -7,10 +7,10 @@
 // chained launches on one queue copy nothing between them. After a failure the queue skips what
 // follows; wait() throws the first error, which names the kernel and its launch's file:line.
 //
-// The kernel itself is enqueued on the queue's GPU stream (gpu_stream.hpp: liboffload) and not
-// waited for; the worker waits for the stream before anything that must see the kernels' results
-// (a host step, an event, wait()). Where liboffload cannot launch the kernel, the launch goes
-// through libomptarget, which waits for it.
+// The kernel itself is enqueued on the queue's GPU stream (gpu_stream.hpp) and not waited for;
+// the worker waits for the stream before anything that must see the kernels' results (a host
+// step, an event, wait()). Where no stream can launch the kernel, the launch goes through
+// libomptarget, which waits for it.
 #include "devices.hpp"
 #include "gpu_device.hpp"
 #include "gpu_stream.hpp"

@@ -42,6 +42,14 @@ bool schedule_from_environment(unsigned &flags) {
 }
 } // namespace
 
+void *libcuda() {
+  static void *const handle = [] {
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    return h ? h : dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+  }();
+  return handle;
+}
+
 void prepare_cuda_primary_contexts() {
   static bool done = false;
   if (done)
@@ -50,9 +58,7 @@ void prepare_cuda_primary_contexts() {
   unsigned flags;
   if (!schedule_from_environment(flags))
     return;
-  void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!cuda)
-    cuda = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+  void *cuda = libcuda();
   if (!cuda)
     return;  // no NVIDIA driver: nothing to prepare
   auto init = reinterpret_cast<cu_init_fn>(dlsym(cuda, "cuInit"));
@@ -81,9 +87,7 @@ void prepare_cuda_primary_contexts() {
 }
 
 std::string cuda_device_arch(int ordinal) {
-  void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!cuda)
-    cuda = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+  void *cuda = libcuda();
   if (!cuda)
     return {};
   using cu_device_get_attribute_fn = int (*)(int *, int, int);

@@ -6,6 +6,9 @@
 
 namespace offload::rt::vendor {
 
+/// The NVIDIA driver library (libcuda.so.1, else libcuda.so), opened once; null without one.
+void *libcuda();
+
 /// Activates every inactive CUDA primary context with CUDA's default scheduling (or
 /// OFFLOAD_CUDA_SCHEDULE's). Does nothing without an NVIDIA driver. Call before libomptarget
 /// registers an NVIDIA image.

@@ -1,6 +1,8 @@
 // runtime/vendor/cuda_stream.cpp — see cuda_stream.hpp.
 #include "cuda_stream.hpp"
 
+#include "cuda_context.hpp"
+
 #include <dlfcn.h>
 
 #include <map>
@@ -31,9 +33,7 @@ struct driver {
   static const driver &get() {
     static const driver d = [] {
       driver d{};
-      void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-      if (!cuda)
-        cuda = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+      void *cuda = libcuda();
       if (!cuda)
         return d;
       auto load = [&](auto &fn, const char *name) {

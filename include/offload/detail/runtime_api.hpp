@@ -79,7 +79,7 @@ struct offload_cxx_kernel_record {
 #define OFFLOAD_CXX_KERNEL_USES_BARRIERS 1u
 
 /// One GPU image of a program (an executable cubin, an AMDGPU code object), as registered with
-/// libomptarget; the runtime also loads it through liboffload for queued launches.
+/// libomptarget; the runtime loads it again for its stream launches (runtime/gpu_stream.hpp).
 struct offload_cxx_image {
   const char *arch;  ///< "sm_90", "gfx90a"
   const void *start;
