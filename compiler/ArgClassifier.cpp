@@ -11,11 +11,25 @@ using namespace clang;
 namespace offload::compiler {
 
 static constexpr const char *WhatToPass =
-    "pass arithmetic or enum values, trivially copyable structs by value, or pointers/"
-    "references to trivially copyable objects";
+    "pass arithmetic or enum values, structs by value that are trivially copy-constructible and "
+    "destructible, or pointers/references to trivially copyable objects";
+
+/// How an object travels: a value is only copied to the device (offload/abi.hpp
+/// passable_value_v), a pointed-to object is copied both ways (mappable_object_v).
+enum class Travel { CopiedBothWays, CopiedOnce };
+
+/// Whether T can be copied as a kernel argument is: a trivial copy constructor and destructor.
+static bool isTriviallyCopiedOnce(QualType T, const ASTContext &Ctx) {
+  if (T.isTriviallyCopyableType(Ctx))
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && RD->hasDefinition() && RD->hasTrivialCopyConstructor() &&
+         !RD->defaultedCopyConstructorIsDeleted() && RD->hasTrivialDestructor();
+}
 
 /// Empty when T (an object travelling to the device) is fine, else why not.
-static std::string objectProblem(QualType T, const ASTContext &Ctx, int Depth = 0) {
+static std::string objectProblem(QualType T, const ASTContext &Ctx,
+                                 Travel How = Travel::CopiedBothWays, int Depth = 0) {
   T = T.getCanonicalType();
   while (const ArrayType *A = Ctx.getAsArrayType(T))
     T = A->getElementType().getCanonicalType();
@@ -28,8 +42,11 @@ static std::string objectProblem(QualType T, const ASTContext &Ctx, int Depth = 
            std::string(WhatToPass);
   if (T->isIncompleteType())
     return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "' is incomplete";
-  if (!T.isTriviallyCopyableType(Ctx))
-    return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "' is not trivially copyable; " + std::string(WhatToPass);
+  if (How == Travel::CopiedOnce ? !isTriviallyCopiedOnce(T, Ctx) : !T.isTriviallyCopyableType(Ctx))
+    return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "' is not trivially " +
+           (How == Travel::CopiedOnce ? "copy-constructible and destructible; "
+                                      : "copyable (it is copied to the device and back); ") +
+           std::string(WhatToPass);
   if (const auto *RD = T->getAsCXXRecordDecl(); RD && Depth < 16) {
     for (const FieldDecl *F : RD->fields()) {
       QualType FT = F->getType().getCanonicalType();
@@ -40,11 +57,11 @@ static std::string objectProblem(QualType T, const ASTContext &Ctx, int Depth = 
                F->getNameAsString() +
                "', which would be a host address on the device; pass the pointed-to data "
                "as its own kernel parameter";
-      if (std::string P = objectProblem(FT, Ctx, Depth + 1); !P.empty())
+      if (std::string P = objectProblem(FT, Ctx, How, Depth + 1); !P.empty())
         return P;
     }
     for (const CXXBaseSpecifier &B : RD->bases())
-      if (std::string P = objectProblem(B.getType(), Ctx, Depth + 1); !P.empty())
+      if (std::string P = objectProblem(B.getType(), Ctx, How, Depth + 1); !P.empty())
         return P;
   }
   return "";
@@ -93,7 +110,7 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
   }
   if (T->isArrayType())
     return {"unmappable", "arrays decay to pointers; pass a pointer to the array, T (*)[N]"};
-  if (std::string P = objectProblem(T, Ctx); !P.empty())
+  if (std::string P = objectProblem(T, Ctx, Travel::CopiedOnce); !P.empty())
     return {"unmappable", P};
   return {Ctx.getTypeSize(T) <= 64 ? "literal" : "value", ""};
 }

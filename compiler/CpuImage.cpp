@@ -90,7 +90,7 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   std::vector<std::string> Compile = {Tools.Clang, "-emit-llvm", "-c",
                                       O.OptLevel.empty() ? "-O2" : O.OptLevel,
                                       "-I" + Tools.OffloadIncludeDir};
-  appendUserCompileFlags(Compile, M.CompileArgs);
+  appendUserFlagsForClang(Compile, M.CompileArgs);
   if (!O.DebugFlag.empty())
     Compile.push_back(O.DebugFlag);
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});

@@ -126,16 +126,25 @@ Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string 
                              "found (looked in $CUDA_PATH/bin, /usr/local/cuda/bin and PATH)",
                              Arch.c_str());
   const std::string Source = tempPath(O, ".device.cpp");
-  if (!O.Commands.DryRun && !sys::fs::exists(Source))
+  if (!O.Commands.DryRun)  // always anew: a --save-temps file of an earlier build is stale
     if (Error E = writeFile(Source, generateDeviceSource(M)))
       return E;
   const std::string Bitcode = tempPath(O, "." + Arch + ".bc");
-  std::vector<std::string> Compile = {Tools.Clang,          "-fopenmp",
-                                      "--offload-arch=" + Arch, "--offload-device-only",
-                                      "-nogpulib",          "-Wno-openmp-target", "-Wno-implicitly-unsigned-literal",
-                                      "-emit-llvm",         "-c",
-                                      O.OptLevel,           "-I" + Tools.OffloadIncludeDir};
-  appendUserCompileFlags(Compile, M.CompileArgs);
+  // -fopenmp-cuda-mode: locals stay in each work-item's own stack, as in CUDA. OpenMP's default
+  // (generic) data sharing moves a local whose address escapes into memory from the OpenMP
+  // device runtime (__kmpc_alloc_shared), which offload-cxx images do not link.
+  std::vector<std::string> Compile = {Tools.Clang,
+                                      "-fopenmp",
+                                      "-fopenmp-cuda-mode",
+                                      "--offload-arch=" + Arch,
+                                      "--offload-device-only",
+                                      "-nogpulib",
+                                      "-Wno-openmp-target",
+                                      "-emit-llvm",
+                                      "-c",
+                                      O.OptLevel,
+                                      "-I" + Tools.OffloadIncludeDir};
+  appendUserFlagsForClang(Compile, M.CompileArgs);
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   if (std::optional<std::vector<std::string>> Frontend = deviceFrontendJob(Compile))
     Compile = std::move(*Frontend);  // the device job alone: no host pre-pass

@@ -73,6 +73,70 @@ private:
   bool Found = false;
 };
 
+/// How generated code spells types and template arguments: fully qualified, canonical, and with
+/// each integral argument's type (`18446744073709551615UL`, not a literal too large for int).
+PrintingPolicy exactPolicy(const ASTContext &Ctx) {
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  Policy.FullyQualifiedName = true;
+  Policy.SuppressScope = false;
+  Policy.PrintAsCanonical = true;
+  Policy.AlwaysIncludeTypeForTemplateArgument = true;
+  return Policy;
+}
+
+/// Template argument A as C++ that names exactly the same argument. A floating-point value is
+/// spelled by its bits (clang prints an approximation: 1.0/3.0 as 3.333333e-01).
+std::string exactArgument(const TemplateArgument &A, const ASTContext &Ctx) {
+  const PrintingPolicy Policy = exactPolicy(Ctx);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  switch (A.getKind()) {
+  case TemplateArgument::Pack:
+    for (const TemplateArgument &E : A.pack_elements())
+      OS << (&E == A.pack_begin() ? "" : ", ") << exactArgument(E, Ctx);
+    return Text;
+  case TemplateArgument::Type:
+    return TypeName::getFullyQualifiedName(A.getAsType(), Ctx, Policy,
+                                           /*WithGlobalNsPrefix=*/true);
+  case TemplateArgument::StructuralValue:
+    if (const APValue &V = A.getAsStructuralValue(); V.isFloat()) {
+      const APInt Bits = V.getFloat().bitcastToAPInt();
+      const char *Int = Bits.getBitWidth() == 16   ? "unsigned short"
+                        : Bits.getBitWidth() == 32 ? "unsigned int"
+                        : Bits.getBitWidth() == 64 ? "unsigned long long"
+                                                   : nullptr;
+      if (Int) {
+        OS << "__builtin_bit_cast("
+           << TypeName::getFullyQualifiedName(A.getStructuralValueType(), Ctx, Policy, true)
+           << ", static_cast<" << Int << ">(" << Bits.getZExtValue() << "ULL))";
+        return Text;
+      }
+    }
+    [[fallthrough]];
+  default:
+    A.print(Policy, OS, /*IncludeType=*/true);
+    return Text;
+  }
+}
+
+/// A C++ expression naming kernel instantiation K exactly, for the generated entries:
+/// `static_cast<void (*)(params)>(&::ns::name<args>)`.
+std::string exactCallee(const FunctionDecl *K, const ASTContext &Ctx) {
+  const PrintingPolicy Policy = exactPolicy(Ctx);
+  std::string PointerType = TypeName::getFullyQualifiedName(
+      Ctx.getPointerType(K->getType()), Ctx, Policy, /*WithGlobalNsPrefix=*/true);
+  std::string Name;
+  raw_string_ostream OS(Name);
+  K->printQualifiedName(OS, Policy);
+  if (const TemplateArgumentList *Args = K->getTemplateSpecializationArgs()) {
+    OS << "<";
+    for (unsigned I = 0; I < Args->size(); ++I)
+      OS << (I ? ", " : "") << exactArgument(Args->get(I), Ctx);
+    OS << ">";
+  }
+  return "static_cast<" + PointerType + ">(&::" + Name + ")";
+}
+
 class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
 public:
   LaunchFinder(ASTContext &Ctx, Manifest &Out)
@@ -202,24 +266,15 @@ private:
     if (!Ok)
       return;
 
-    {
+    if (Mangler->shouldMangleDeclName(K)) {
       raw_string_ostream OS(MK.HostSymbol);
       Mangler->mangleName(GlobalDecl(K), OS);
+    } else {  // extern "C": the symbol is the name
+      MK.HostSymbol = K->getName().str();
     }
     MK.Entry = deviceEntryName(MK.HostSymbol);
     MK.UsesBarriers = BarrierFinder().mayCallBarrier(K);
-    PrintingPolicy Policy = Ctx.getPrintingPolicy();
-    Policy.FullyQualifiedName = true;
-    Policy.SuppressScope = false;
-    Policy.PrintAsCanonical = true;
-    std::string PointerType = TypeName::getFullyQualifiedName(
-        Ctx.getPointerType(K->getType()), Ctx, Policy, /*WithGlobalNsPrefix=*/true);
-    std::string Qualified;
-    {
-      raw_string_ostream OS(Qualified);
-      K->getNameForDiagnostic(OS, Policy, /*Qualified=*/true);
-    }
-    MK.Callee = "static_cast<" + PointerType + ">(&::" + Qualified + ")";
+    MK.Callee = exactCallee(K, Ctx);
     PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(K->getLocation());
     if (PL.isValid())
       MK.DeclaredAt = (sys::path::filename(PL.getFilename()) + ":" + Twine(PL.getLine())).str();
@@ -264,12 +319,16 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
   sys::fs::make_absolute(Source);
   M.Source = std::string(Source);
   M.CompileArgs = Options.CompileArgs;
+  if (Expected<std::string> Hash = sourceHash(M.Source))
+    M.SourceHash = *Hash;
+  else
+    consumeError(Hash.takeError());  // the parse below says why the file cannot be read
 
   std::vector<std::string> Args = {"clang++", "-fsyntax-only",
                                    "-resource-dir=" + Options.ClangResourceDir,
                                    "-I" + Options.OffloadIncludeDir,
                                    "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};
-  appendUserCompileFlags(Args, Options.CompileArgs);
+  appendUserFlagsForClang(Args, Options.CompileArgs);
   Args.push_back(M.Source);
 
   struct Factory : tooling::FrontendActionFactory {

@@ -54,9 +54,10 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
     auto *F = cast<Function>(
         M->getOrInsertFunction(K.HostSymbol, FunctionType::get(Type::getVoidTy(Ctx), false))
             .getCallee());
-    // A kernel of a static library's member that the program does not link stays null.
-    if (K.FromArchive)
-      F->setLinkage(GlobalValue::ExternalWeakLinkage);
+    // Weak: an instantiation the program never defines stays null and unregistered — a
+    // static library's kernel that the program does not link, or one whose only launch the host
+    // compiler removed as unreachable (`if (block == 16) launch(k<16>, ...)`).
+    F->setLinkage(GlobalValue::ExternalWeakLinkage);
     HostKernels.push_back(F);
   }
 
@@ -312,6 +313,43 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
   return runCommand(Link, O.Commands);
 }
 
+/// The host pass links the image with the code it was made from, or refuses: an image of another
+/// source (or of this one before an edit) would run other kernels under these kernels' names.
+static Error checkImageMatchesSources(const DeviceImageFile &File,
+                                      ArrayRef<std::string> Sources, StringRef ImagePath) {
+  const Manifest &M = File.Kernels;
+  if (M.Source.empty() || M.Kernels.empty())
+    return Error::success();  // no kernels: nothing can run in the wrong place
+  auto Normal = [](StringRef Path) {
+    SmallString<256> Absolute(Path);
+    sys::fs::make_absolute(Absolute);
+    sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    return std::string(Absolute);
+  };
+  for (const std::string &Source : Sources) {
+    const std::string Absolute = Normal(Source);
+    if (Absolute != Normal(M.Source))
+      continue;
+    if (M.SourceHash.empty())
+      return Error::success();
+    Expected<std::string> Hash = sourceHash(Absolute);
+    if (!Hash)
+      return Hash.takeError();
+    if (*Hash != M.SourceHash)
+      return createStringError(inconvertibleErrorCode(),
+                               "--device-image=%s was made from '%s' before it changed: run "
+                               "--pass=host-metadata and --pass=device again",
+                               ImagePath.str().c_str(), Source.c_str());
+    return Error::success();
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "--device-image=%s was made from '%s', not from %s: run "
+                           "--pass=host-metadata and --pass=device on the source you link",
+                           ImagePath.str().c_str(), M.Source.c_str(),
+                           Sources.size() == 1 ? ("'" + Sources[0] + "'").c_str()
+                                               : "any of the sources given");
+}
+
 Error runHostPass(ArrayRef<std::string> Sources, StringRef DeviceImagePath,
                   const HostPassOptions &O, StringRef OutPath) {
   Expected<DeviceImageFile> File = readDeviceImageFile(DeviceImagePath);
@@ -321,6 +359,8 @@ Error runHostPass(ArrayRef<std::string> Sources, StringRef DeviceImagePath,
   }
   if (!File)
     return File.takeError();
+  if (Error E = checkImageMatchesSources(*File, Sources, DeviceImagePath))
+    return E;
   std::vector<std::string> Objects;
   for (const std::string &Source : Sources) {
     Expected<std::string> Object = compileHostObject(

@@ -7,6 +7,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 
@@ -16,14 +18,28 @@ namespace offload::compiler {
 
 void Manifest::addKernel(ManifestKernel K) {
   auto Same = [&](const ManifestKernel &E) { return E.HostSymbol == K.HostSymbol; };
-  if (std::none_of(Kernels.begin(), Kernels.end(), Same))
+  auto It = std::find_if(Kernels.begin(), Kernels.end(), Same);
+  if (It == Kernels.end()) {
     Kernels.push_back(std::move(K));
+    return;
+  }
+  // The same instantiation seen from several files: a file that only declares the kernel cannot
+  // see its barriers, the file that defines it can — whichever comes first on the link line.
+  It->UsesBarriers |= K.UsesBarriers;
+  It->FromArchive &= K.FromArchive;
 }
 
 unsigned slotCount(StringRef Kind) { return Kind.starts_with("span_") ? 2 : 1; }
 
 std::string deviceEntryName(StringRef HostSymbol) {
   return ("__offload_entry" + HostSymbol).str();
+}
+
+Expected<std::string> sourceHash(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return createFileError(Path, Buffer.getError());
+  return utohexstr(xxh3_64bits(arrayRefFromStringRef((*Buffer)->getBuffer())), /*LowerCase=*/true);
 }
 
 std::string toJSON(const Manifest &M) {
@@ -43,6 +59,7 @@ std::string toJSON(const Manifest &M) {
   json::Object Root{{"format", "offload-cxx-manifest"},
                     {"version", Manifest::CurrentVersion},
                     {"source", M.Source},
+                    {"source_hash", M.SourceHash},
                     {"compile_args", json::Array(M.CompileArgs)},
                     {"kernels", std::move(Kernels)}};
   std::string Text;
@@ -76,6 +93,8 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
     M.Source = *S;
   else
     return Fail("missing \"source\"");
+  if (auto S = Str(*Root, "source_hash"))  // optional: manifests of earlier builds lack it
+    M.SourceHash = *S;
   if (const json::Array *Args = Root->getArray("compile_args"))
     for (const json::Value &A : *Args) {
       if (auto S = A.getAsString())

@@ -36,6 +36,9 @@ struct ManifestKernel {
 struct Manifest {
   static constexpr std::int64_t CurrentVersion = 1;
   std::string Source;                   ///< absolute path of the translation unit
+  /// Hash of the source file's bytes when its manifest was made (sourceHash()), so that the host
+  /// pass refuses a device image made from other code; empty: not recorded.
+  std::string SourceHash;
   std::vector<std::string> CompileArgs; ///< flags the device pass compiles it with (-I, -D, -std, ...)
   std::vector<ManifestKernel> Kernels;
 
@@ -48,6 +51,9 @@ unsigned slotCount(llvm::StringRef Kind);
 
 /// The device entry symbol of a host-compiled kernel instantiation.
 std::string deviceEntryName(llvm::StringRef HostSymbol);
+
+/// A hash of the file's bytes (xxh3, hex), or an error if it cannot be read.
+llvm::Expected<std::string> sourceHash(llvm::StringRef Path);
 
 std::string toJSON(const Manifest &M);
 llvm::Expected<Manifest> parseManifest(llvm::StringRef JSONText, llvm::StringRef Origin);

@@ -53,6 +53,11 @@ void appendUserCompileFlags(std::vector<std::string> &Args, ArrayRef<std::string
   Args.insert(Args.end(), UserFlags.begin(), UserFlags.end());
 }
 
+void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::string> UserFlags) {
+  appendUserCompileFlags(Args, UserFlags);
+  Args.push_back("-w");
+}
+
 Error writeFile(StringRef Path, StringRef Contents) {
   std::error_code EC;
   raw_fd_ostream OS(Path, EC, sys::fs::OF_None);

@@ -25,6 +25,10 @@ llvm::Error runCommand(llvm::ArrayRef<std::string> Argv, const CommandOptions &O
 /// Appends the user's compile flags to Args, preceded by -std=c++20 unless they choose a
 /// standard themselves (offload-cxx's headers need C++20).
 void appendUserCompileFlags(std::vector<std::string> &Args, llvm::ArrayRef<std::string> UserFlags);
+/// The same for offload-cxx's own clang compiles of the user's code (host metadata, device, CPU
+/// image), with warnings off: the user's compiler already warned about the user's code once, and
+/// no warning may point into a file offload-cxx generated.
+void appendUserFlagsForClang(std::vector<std::string> &Args, llvm::ArrayRef<std::string> UserFlags);
 
 /// Writes Contents to Path, or returns an error naming Path.
 llvm::Error writeFile(llvm::StringRef Path, llvm::StringRef Contents);

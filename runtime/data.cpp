@@ -108,6 +108,16 @@ void copy_to_host(device_handle device, void *host_dst, const void *device_src,
 
 void region_data(device_handle device, data_op op, const arg_desc *maps, std::uint32_t n,
                  source_loc where) {
+  rt::map_data(device, op, maps, n, where, nullptr);
+}
+
+} // namespace offload::detail
+
+namespace offload::rt {
+
+void map_data(detail::device_handle device, detail::data_op op, const detail::arg_desc *maps,
+              std::uint32_t n, detail::source_loc where, const std::vector<std::string> *names) {
+  using namespace offload::detail;
   if (device.gpu < 0 || n == 0)
     return;  // the CPU device works on host memory
   bool maps_something = false;  // values and device pointers only: nothing to map (a hot path)
@@ -131,7 +141,9 @@ void region_data(device_handle device, data_op op, const arg_desc *maps, std::ui
     }
     return 0;
   };
-  rt::packed_args packed = rt::pack_args(maps, n, {}, where, bits, /*keep_literals=*/false);
+  static const std::vector<std::string> unnamed;
+  rt::packed_args packed =
+      rt::pack_args(maps, n, names ? *names : unnamed, where, bits, /*keep_literals=*/false);
   if (packed.pointers.empty())
     return;
   rt::omp_location loc(where, "data region");
@@ -147,4 +159,4 @@ void region_data(device_handle device, data_op op, const arg_desc *maps, std::ui
        packed.types.data(), packed.name_ptrs.data(), nullptr);
 }
 
-} // namespace offload::detail
+} // namespace offload::rt

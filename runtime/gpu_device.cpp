@@ -214,8 +214,8 @@ std::vector<detail::arg_desc> without_copies(const detail::launch_request &reque
 void run_on_stream(gpu_stream &stream, int device, const detail::launch_request &request,
                    const kernel_info &kernel) {
   const detail::device_handle handle{device};
-  detail::region_data(handle, detail::data_op::begin, request.args, request.num_args,
-                      request.where);
+  map_data(handle, detail::data_op::begin, request.args, request.num_args, request.where,
+           &kernel.param_names);
   thread_local std::vector<abi::slot_t> slots;
   gpu_stream::device_slots(request, omp_device_number(device), slots);
   try {
@@ -223,15 +223,15 @@ void run_on_stream(gpu_stream &stream, int device, const detail::launch_request 
   } catch (...) {
     // Refused before it ran: release the mappings without copying anything back.
     std::vector<detail::arg_desc> maps = without_copies(request);
-    detail::region_data(handle, detail::data_op::end, maps.data(), request.num_args,
-                        request.where);
+    map_data(handle, detail::data_op::end, maps.data(), request.num_args, request.where,
+             &kernel.param_names);
     throw;
   }
   // A failure here is the GPU's (a fault): its copies are not trusted, nothing is copied back
   // and the mappings are left to the process's end (the device is unusable after a fault).
   stream.sync();
-  detail::region_data(handle, detail::data_op::end, request.args, request.num_args,
-                      request.where);
+  map_data(handle, detail::data_op::end, request.args, request.num_args, request.where,
+           &kernel.param_names);
 }
 } // namespace
 

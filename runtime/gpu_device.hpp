@@ -8,6 +8,7 @@
 #include "omptarget_abi.hpp"
 #include "registry.hpp"
 
+#include <offload/detail/data_api.hpp>
 #include <offload/detail/runtime_api.hpp>
 
 #include <cstdint>
@@ -53,6 +54,11 @@ private:
   std::string psource_;
   omptarget::ident_t ident_;
 };
+
+/// Maps, copies or releases host objects on a GPU (detail::region_data); `names`, when given,
+/// names each slot in OFFLOAD_INFO's map lines (a kernel's parameter names).
+void map_data(detail::device_handle device, detail::data_op op, const detail::arg_desc *maps,
+              std::uint32_t n, detail::source_loc where, const std::vector<std::string> *names);
 
 /// e.g. "CUDA device 0".
 const std::string &gpu_device_name(int device);

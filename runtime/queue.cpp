@@ -110,7 +110,8 @@ struct queue_state {
         rt::check_launch_shape(request, kernel);
         if (rt::info_flags())
           rt::report_launch(request, kernel, rt::gpu_device_name(device.gpu) + " (queued)");
-        region_data(device, data_op::begin, request.args, request.num_args, request.where);
+        rt::map_data(device, data_op::begin, request.args, request.num_args, request.where,
+                     &kernel->param_names);
         mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
         rt::gpu_stream::device_slots(request, rt::omp_device_number(device.gpu), slots);
         stream->launch(*kernel, request, slots.data(), request.num_args);
@@ -185,7 +186,9 @@ struct queue_state {
     for (auto it = mapped.rbegin(); it != mapped.rend(); ++it) {
       const launch_request &r = (*it)->request();
       try {
-        region_data(device, data_op::end, r.args, r.num_args, r.where);
+        const rt::kernel_info *kernel = registered(r.kernel);
+        rt::map_data(device, data_op::end, r.args, r.num_args, r.where,
+                     kernel ? &kernel->param_names : nullptr);
       } catch (...) {
         record_error();
       }

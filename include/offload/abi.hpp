@@ -8,9 +8,14 @@
 //   const U* / const U(*)[N] / const U&    device address of the object   to, sizeof(U) bytes
 //   std::span<U> (U non-const / const)     device address, then length    to+from / to, the data
 //   offload::device_ptr<U>                 the device address, as is      none (already there)
-//   arithmetic, enum, trivially copyable   the value's bytes, zero-padded literal (no mapping)
-//     type of at most 8 bytes
-//   trivially copyable type > 8 bytes      device address of a copy       to (a copy of the value)
+//   arithmetic, enum, or a class that is   the value's bytes, zero-padded literal (no mapping)
+//     trivially copy-constructible and
+//     destructible, of at most 8 bytes
+//   such a value of more than 8 bytes      device address of a copy       to (a copy of the value)
+//
+// A value is only ever copied, never assigned, so std::pair, std::tuple and std::optional of
+// such types travel by value as a call would pass them. Pointed-to objects are copied both ways
+// and must be trivially copyable.
 //
 // A parameter takes one slot, except a span, which takes two (data, length).
 //
@@ -81,6 +86,13 @@ inline constexpr bool mappable_object_v =
     std::is_object_v<U> && !std::is_pointer_v<std::remove_all_extents_t<U>> &&
     !std::is_member_pointer_v<std::remove_all_extents_t<U>> &&
     std::is_trivially_copyable_v<std::remove_all_extents_t<U>> && !std::is_void_v<U>;
+/// A value parameter: copied (never assigned) to the device, so a trivial copy constructor and
+/// destructor are enough.
+template <class U>
+inline constexpr bool passable_value_v =
+    std::is_object_v<U> && !std::is_array_v<U> && !std::is_pointer_v<U> &&
+    !std::is_member_pointer_v<U> && std::is_trivially_copy_constructible_v<U> &&
+    std::is_trivially_destructible_v<U> && !std::is_void_v<U>;
 } // namespace detail
 
 /// Classification of a kernel parameter type P. `kind` is param_kind::unmappable when P cannot
@@ -128,7 +140,7 @@ template <class U> struct is_special_class<device_ptr<U>> : std::true_type {};
 template <class P>
 struct param_traits<P, std::enable_if_t<!std::is_pointer_v<P> && !std::is_reference_v<P> &&
                                         !std::is_array_v<P> && !is_special_class<P>::value &&
-                                        detail::mappable_object_v<P>>> {
+                                        detail::passable_value_v<P>>> {
   using object = P;
   static constexpr param_kind kind =
       sizeof(P) <= sizeof(slot_t) ? param_kind::literal : param_kind::value_copy;
@@ -166,9 +178,10 @@ template <class P> inline P from_slots(const slot_t *s) {
     using element = typename param_traits<P>::object;
     return P{reinterpret_cast<element *>(static_cast<std::uintptr_t>(s[0]))};
   } else if constexpr (k == param_kind::literal) {
-    struct bytes_of_p { alignas(P) unsigned char b[sizeof(P)]; } bytes;
-    __builtin_memcpy(bytes.b, s, sizeof(P));
-    return __builtin_bit_cast(P, bytes);
+    // The value's bytes, then a (trivial) copy of the object they hold.
+    alignas(P) unsigned char bytes[sizeof(P)];
+    __builtin_memcpy(bytes, s, sizeof(P));
+    return *__builtin_launder(reinterpret_cast<const P *>(bytes));
   } else {
     return *reinterpret_cast<const P *>(static_cast<std::uintptr_t>(s[0]));
   }

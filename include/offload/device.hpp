@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 /// Marks a function or function template as a kernel. offload-cxx's host-metadata pass refuses a
 /// launch of anything not marked. Under g++ the marker expands to nothing: host compilers that
@@ -18,9 +19,29 @@
 
 namespace offload {
 
-/// Three extents or indices, as in a launch's `.workgroups` and `.threads`.
+/// Three extents or indices, as in a launch's `.workgroups` and `.threads`. Any integer type
+/// builds one (`.workgroups = {(n + 255) / 256}` with a size_t n): a value outside
+/// [0, 2^32) becomes 2^32-1, which every launch refuses as more than a device allows.
 struct dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
+
+  constexpr dim3() = default;
+  template <class X, class Y = std::uint32_t, class Z = std::uint32_t>
+    requires(std::is_integral_v<X> && std::is_integral_v<Y> && std::is_integral_v<Z>)
+  constexpr dim3(X x_, Y y_ = 1, Z z_ = 1)
+      : x(extent(x_)), y(extent(y_)), z(extent(z_)) {}
+
+private:
+  template <class I> static constexpr std::uint32_t extent(I v) {
+    if constexpr (I(-1) < I(0)) {  // signed
+      if (v < 0)
+        return 0xffffffffu;
+    }
+    if constexpr (sizeof(I) > sizeof(std::uint32_t))
+      if (static_cast<unsigned long long>(v) > 0xffffffffull)
+        return 0xffffffffu;
+    return static_cast<std::uint32_t>(v);
+  }
 };
 
 #if defined(__NVPTX__) || defined(__AMDGPU__)

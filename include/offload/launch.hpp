@@ -58,8 +58,10 @@ struct launch_config {
   dim3 threads{1, 1, 1};
   std::uint32_t dynamic_shared_bytes = 0;
   int device = default_device;
-  /// Filled in at the launch: a default member initializer's source_location::current() is the
-  /// place of the aggregate initialization, i.e. the launch's `{...}`.
+  /// The launch's place, filled in by offload::launch / queue::launch: a braced `{...}` written
+  /// in the call records its own place (a default member initializer's current() is the
+  /// aggregate initialization's); a named config passed to a launch records the launch call's
+  /// (detail::config_at).
   std::source_location where = std::source_location::current();
 };
 
@@ -76,10 +78,10 @@ void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
   using object = typename abi::param_traits<P>::object;
   if constexpr (kind == abi::param_kind::map_tofrom || kind == abi::param_kind::map_to) {
     const void *address;
-    if constexpr (std::is_pointer_v<P>)
-      address = static_cast<const void *>(param);
+    if constexpr (std::is_pointer_v<P>)  // const_cast: the pointee may be volatile
+      address = const_cast<const void *>(static_cast<const volatile void *>(param));
     else
-      address = static_cast<const void *>(std::addressof(param));
+      address = const_cast<const void *>(static_cast<const volatile void *>(std::addressof(param)));
     constexpr transfer fallback = kind == abi::param_kind::map_to ? transfer::to : transfer::tofrom;
     out[0] = {Explicit ? How : fallback, address, sizeof(object), 0};
   } else if constexpr (kind == abi::param_kind::span_tofrom || kind == abi::param_kind::span_to) {
@@ -96,11 +98,27 @@ void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
   }
 }
 
+/// A named launch_config passed to a launch, with the place of the launch call: the default
+/// argument of this converting constructor is evaluated where the conversion happens, i.e. at
+/// the `offload::launch(k, cfg, ...)` call, so a config reused by many launches names each one.
+struct config_at {
+  launch_config config;
+  config_at(const launch_config &c, std::source_location where = std::source_location::current())
+      : config(c) {
+    config.where = where;
+  }
+};
+
+/// The type argument A reaches its parameter as: A&& for a plain argument (so an lvalue binds a
+/// non-const reference and a container converts to a span, as in a call), the wrapped argument
+/// for offload::to/from/tofrom/alloc.
+template <class A>
+using forwarded_arg_t = decltype(map_traits_of<A>::value(std::declval<A>()));
+
 /// Checks one (parameter, argument) pair at compile time.
 template <class P, class A> constexpr bool check_argument() {
   using M = map_traits_of<A>;
-  using V = typename M::value_type;
-  static_assert(std::is_convertible_v<V, P>,
+  static_assert(std::is_convertible_v<forwarded_arg_t<A>, P>,
                 "offload::launch: an argument does not convert to its kernel parameter");
 #if !defined(OFFLOAD_IMPL_HOST_METADATA_PASS)  // the tool reports it with the parameter's name
   static_assert(abi::param_kind_v<P> != abi::param_kind::unmappable,
@@ -180,17 +198,30 @@ private:
 
 } // namespace detail
 
-/// Launches `kernel` with `args` and waits for it. Each argument converts to the kernel's
-/// parameter as in a call; pointed-to, referenced and spanned objects are copied to the device
-/// and back (to only, for const; or as offload::to/from/tofrom/alloc say), values travel by
-/// value, device pointers as they are. Throws offload::error on failure.
+namespace detail {
 template <class... P, class... A>
-void launch(void (*kernel)(P...), const launch_config &config, A &&...args) {
+void launch_and_wait(void (*kernel)(P...), const launch_config &config, A &&...args) {
   static_assert(sizeof...(P) == sizeof...(A),
                 "offload::launch: the number of arguments differs from the kernel's parameters");
   static_assert((detail::check_argument<P, A>() && ...));
   detail::prepared_launch<P...> job(kernel, config, std::forward<A>(args)...);
   detail::launch(job.request());
+}
+} // namespace detail
+
+/// Launches `kernel` with `args` and waits for it. Each argument converts to the kernel's
+/// parameter as in a call; pointed-to, referenced and spanned objects are copied to the device
+/// and back (to only, for const; or as offload::to/from/tofrom/alloc say), values travel by
+/// value, device pointers as they are. Throws offload::error on failure, naming the launch's
+/// file:line. A config written in the call (`{.workgroups = ...}`) binds the first overload, a
+/// named one the second (which records the call's place).
+template <class... P, class... A>
+void launch(void (*kernel)(P...), launch_config &&config, A &&...args) {
+  detail::launch_and_wait(kernel, config, std::forward<A>(args)...);
+}
+template <class... P, class... A>
+void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {
+  detail::launch_and_wait(kernel, config.config, std::forward<A>(args)...);
 }
 
 /// A function that returns a value is not a kernel: this overload only says so.

@@ -59,12 +59,12 @@ public:
 
   /// Enqueues a launch (arguments as for offload::launch) and returns at once.
   template <class... P, class... A>
-  void launch(void (*kernel)(P...), const launch_config &config, A &&...args) {
-    static_assert(sizeof...(P) == sizeof...(A),
-                  "queue::launch: the number of arguments differs from the kernel's parameters");
-    static_assert((detail::check_argument<P, A>() && ...));
-    detail::queue_launch(*state_, std::make_unique<detail::prepared_launch<P...>>(
-                                      kernel, config, std::forward<A>(args)...));
+  void launch(void (*kernel)(P...), launch_config &&config, A &&...args) {
+    enqueue_launch(kernel, config, std::forward<A>(args)...);
+  }
+  template <class... P, class... A>
+  void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {
+    enqueue_launch(kernel, config.config, std::forward<A>(args)...);
   }
 
   /// Enqueues a copy from host memory into a buffer (host must stay alive until it runs).
@@ -88,6 +88,15 @@ public:
   int device() const { return device_.gpu >= 0 ? device_.gpu : cpu_device; }
 
 private:
+  template <class... P, class... A>
+  void enqueue_launch(void (*kernel)(P...), const launch_config &config, A &&...args) {
+    static_assert(sizeof...(P) == sizeof...(A),
+                  "queue::launch: the number of arguments differs from the kernel's parameters");
+    static_assert((detail::check_argument<P, A>() && ...));
+    detail::queue_launch(*state_, std::make_unique<detail::prepared_launch<P...>>(
+                                      kernel, config, std::forward<A>(args)...));
+  }
+
   template <class T>
   void enqueue_copy(T *dst, const T *src, std::size_t n, std::size_t capacity, bool to_device,
                     const std::source_location &where) {

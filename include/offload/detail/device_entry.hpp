@@ -34,6 +34,8 @@ template <class... P> struct kernel_signature<void (*)(P...)> {
     return offset;
   }
 };
+template <class... P>
+struct kernel_signature<void (*)(P...) noexcept> : kernel_signature<void (*)(P...)> {};
 
 template <auto Kernel, class... Slots> inline void call_from_slots(Slots... slots) {
   using sig = kernel_signature<decltype(Kernel)>;
