@@ -14,7 +14,20 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.offload_cxx_bin_dir), "tests", "lit")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs", "guide.test.py"]
 
+# --param offload_archs=sm_90,host (ctest's lit-e2e-sm_90): every program is built for those
+# architectures as well, so that a failure only a GPU build shows is a red test on a machine
+# without a GPU. The programs still run on the CPU device there. Those runs get an exec root
+# of their own, so both runs can go at once.
+offload_archs = lit_config.params.get("offload_archs")
+offload_cxx = os.path.join(config.offload_cxx_bin_dir, "offload-cxx")
+if offload_archs:
+    offload_cxx += " --offload-arch=" + offload_archs
+    config.test_exec_root += "-" + offload_archs.replace(",", "-")
+    config.name += " [" + offload_archs + "]"
+
 tools = config.llvm_tools_dir
+if offload_archs:  # a RUN line that names its own architectures keeps them
+    config.substitutions.append((r"%offload-cxx(?=(?!.*--offload-arch))", offload_cxx))
 config.substitutions.append(("%offload-cxx", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
 config.substitutions.append(("%src_root", config.offload_cxx_src_root))
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", os.environ["PATH"])])
@@ -25,6 +38,8 @@ for var in ["OFFLOAD_INFO", "OFFLOAD_DEVICE", "OMP_TARGET_OFFLOAD", "CUDA_PATH",
 ptxas = shutil.which("ptxas", path=os.pathsep.join([os.environ.get("CUDA_PATH", "/usr/local/cuda") + "/bin", "/usr/local/cuda/bin", os.environ["PATH"]]))
 if ptxas:
     config.available_features.add("ptxas")
+elif offload_archs and "sm_" in offload_archs:
+    config.unsupported = True  # no CUDA toolkit: an NVIDIA build cannot be made here
 try:
     out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
     if out.returncode == 0 and "GPU" in out.stdout:

@@ -1,0 +1,52 @@
+// Issue 13, items 2 and 3: template arguments named exactly (a floating-point non-type
+// argument), an instantiation whose only launch the host compiler removes, and kernels whose
+// locals escape (a struct copied, a virtual call): no OpenMP device runtime is needed.
+// RUN: %offload-cxx -O2 %s -o %t
+// RUN: %t | FileCheck %s
+// RUN: %offload-cxx -O2 --offload-arch=host %s -o %t.host
+// RUN: %t.host | FileCheck %s
+// CHECK: template_args: all checks passed
+#include <offload/offload.hpp>
+#include <cstdio>
+template <double S> OFFLOAD_KERNEL void scale(double *x) { *x *= S; }
+template <int B> OFFLOAD_KERNEL void k(int *x) { *x = B; }
+struct P { double v[4]; int n; };
+template <class T> OFFLOAD_KERNEL void local_struct(T *out) {
+  P p{};
+  for (int i = 0; i < 4; ++i) p.v[i] = i * 1.5;
+  p.n = 4;
+  P q = p;
+  q.v[0] += 1;
+  T s = 0;
+  for (int i = 0; i < q.n; ++i) s += q.v[i];
+  *out = s;
+}
+struct Shape { virtual double area() const = 0; };
+struct Sq : Shape { double s; Sq(double s) : s(s) {} double area() const override { return s * s; } };
+struct Ci : Shape { double r; Ci(double r) : r(r) {} double area() const override { return 3 * r * r; } };
+OFFLOAD_KERNEL void virt(double *out, int which) {
+  Sq a(2); Ci b(1);
+  const Shape &s = which ? static_cast<const Shape &>(a) : static_cast<const Shape &>(b);
+  *out = s.area();
+}
+int main(int argc, char **) {
+  int failures = 0;
+  double x = 3.0;
+  offload::launch(scale<1.0 / 3.0>, {}, &x);
+  failures += x != 3.0 * (1.0 / 3.0);
+  if (x != 3.0 * (1.0 / 3.0)) std::printf("scale: %.17g\n", x);
+  int block = 32 + (argc > 5);
+  int r = 0;
+  if (block == 16) offload::launch(k<16>, {}, &r);
+  else offload::launch(k<32>, {}, &r);
+  failures += r != 32;
+  double s = 0;
+  offload::launch(local_struct<double>, {}, &s);
+  failures += s != 10.0;
+  double ar = 0;
+  offload::launch(virt, {}, &ar, 1);
+  failures += ar != 4.0;
+  std::printf("template_args: %s (%d failures) on %s\n", failures ? "FAILED" : "all checks passed", failures,
+              offload::last_launch_device().c_str());
+  return failures != 0;
+}
