@@ -2,6 +2,7 @@
 #include "Build.h"
 
 #include "CpuImage.h"
+#include "CrossFileCallees.h"
 
 #include "HostMetadataPass.h"
 #include "ObjectFiles.h"
@@ -215,7 +216,7 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
   }
   if (Error E = Finish(Error::success()))
     return E;
-  if (SkipWithoutKernels && M->Kernels.empty())
+  if (SkipWithoutKernels && M->Kernels.empty() && M->Exports.empty())
     return Error::success();
   Expected<std::string> Objcopy = findTool("llvm-objcopy-22", {S.L.LLVMBinDir + "/llvm-objcopy"});
   if (!Objcopy)
@@ -249,6 +250,9 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, ArrayRef<std::s
   Program.Kernels = Merged->Kernels;
   for (auto &[Arch, Bitcodes] : Merged->BitcodeByArch) {
     std::string Linked = DO->TempDir + "/" + DO->TempStem + "." + Arch + ".bc";
+    if (Arch != "host")  // the CPU image's calls are resolved by the program's own link
+      if (Error E = addCalleesFromOtherFiles(Bitcodes, Files, Arch, *Tools, *DO))
+        return E;
     if (!S.Commands.DryRun)
       if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools))
         return E;

@@ -115,8 +115,9 @@ Expected<std::string> readBytes(StringRef Path) {
 
 } // namespace
 
-Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string &Arch,
-                                           const Toolchain &Tools, const DevicePassOptions &O) {
+Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &SourceText,
+                                          StringRef Stem, const std::string &Arch,
+                                          const Toolchain &Tools, const DevicePassOptions &O) {
   Expected<std::string> Triple = tripleForArch(Arch);
   if (!Triple)
     return Triple.takeError();
@@ -125,11 +126,11 @@ Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string 
                              "--offload-arch=%s needs the CUDA toolkit's ptxas, which was not "
                              "found (looked in $CUDA_PATH/bin, /usr/local/cuda/bin and PATH)",
                              Arch.c_str());
-  const std::string Source = tempPath(O, ".device.cpp");
+  const std::string Source = (O.TempDir + "/" + Stem + ".device.cpp").str();
   if (!O.Commands.DryRun)  // always anew: a --save-temps file of an earlier build is stale
-    if (Error E = writeFile(Source, generateDeviceSource(M)))
+    if (Error E = writeFile(Source, SourceText))
       return E;
-  const std::string Bitcode = tempPath(O, "." + Arch + ".bc");
+  const std::string Bitcode = (O.TempDir + "/" + Stem + "." + Arch + ".bc").str();
   // -fopenmp-cuda-mode: locals stay in each work-item's own stack, as in CUDA. OpenMP's default
   // (generic) data sharing moves a local whose address escapes into memory from the OpenMP
   // device runtime (__kmpc_alloc_shared), which offload-cxx images do not link.
@@ -151,8 +152,17 @@ Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string 
   if (Error E = runCommand(Compile, O.Commands))
     return createStringError(inconvertibleErrorCode(), "device compile for %s of '%s': %s",
                              Arch.c_str(), M.Source.c_str(), toString(std::move(E)).c_str());
+  return Bitcode;
+}
+
+Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string &Arch,
+                                           const Toolchain &Tools, const DevicePassOptions &O) {
+  Expected<std::string> Bitcode =
+      compileDeviceSource(M, generateDeviceSource(M), O.TempStem, Arch, Tools, O);
+  if (!Bitcode)
+    return Bitcode.takeError();
   if (!O.Commands.DryRun)
-    if (Error E = exposeEntries(Bitcode, M))
+    if (Error E = exposeEntries(*Bitcode, M))
       return E;
   return Bitcode;
 }

@@ -49,6 +49,13 @@ std::string generateDeviceSource(const Manifest &M);
 /// Writes M as bitcode to Path.
 llvm::Error writeBitcode(const llvm::Module &M, llvm::StringRef Path);
 
+/// Compiles SourceText (a generated translation unit that includes M's source) for Arch with M's
+/// compile flags, as <TempDir>/<Stem>.device.cpp → <Stem>.<Arch>.bc; returns the bitcode's path.
+llvm::Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &SourceText,
+                                                llvm::StringRef Stem, const std::string &Arch,
+                                                const Toolchain &Tools,
+                                                const DevicePassOptions &Options);
+
 /// Compiles M's device translation unit for Arch to bitcode (entries visible, weak_odr so that
 /// translation units link); returns its path.
 llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string &Arch,

@@ -160,9 +160,12 @@ public:
   /// another translation unit can (its entry is built with this file's device code).
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody() || F->isTemplated() ||
-        F->getTemplateSpecializationKind() != TSK_Undeclared || !isMarkedKernel(F))
+        F->getTemplateSpecializationKind() != TSK_Undeclared)
       return true;
-    recordKernel(F, F->getLocation(), /*Report=*/false);
+    if (isMarkedKernel(F))
+      recordKernel(F, F->getLocation(), /*Report=*/false);
+    else
+      recordExport(F);
     return true;
   }
 
@@ -201,6 +204,24 @@ private:
       return;
     }
     recordKernel(K, At, /*Report=*/true);
+  }
+
+  /// A plain function this file defines for others (not inline, not a member, not main): a
+  /// kernel of another file may call it (Manifest.h, ManifestExport).
+  void recordExport(const FunctionDecl *F) {
+    if (isa<CXXMethodDecl>(F) || F->isInlined() || F->isMain() ||
+        F->getFormalLinkage() != Linkage::External || F->isVariadic() ||
+        !Ctx.getSourceManager().isInMainFile(F->getLocation()))
+      return;
+    ManifestExport E;
+    if (Mangler->shouldMangleDeclName(F)) {
+      raw_string_ostream OS(E.Symbol);
+      Mangler->mangleName(GlobalDecl(F), OS);
+    } else {
+      E.Symbol = F->getName().str();
+    }
+    E.Callee = exactCallee(F, Ctx);
+    Out.Exports.push_back(std::move(E));
   }
 
   /// Checks kernel K (diagnosing at At when Report) and adds it to the manifest.

@@ -62,6 +62,12 @@ std::string toJSON(const Manifest &M) {
                     {"source_hash", M.SourceHash},
                     {"compile_args", json::Array(M.CompileArgs)},
                     {"kernels", std::move(Kernels)}};
+  if (!M.Exports.empty()) {
+    json::Array Exports;
+    for (const ManifestExport &E : M.Exports)
+      Exports.push_back(json::Object{{"symbol", E.Symbol}, {"callee", E.Callee}});
+    Root["exports"] = std::move(Exports);
+  }
   std::string Text;
   raw_string_ostream OS(Text);
   OS << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
@@ -136,6 +142,15 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
     }
     M.Kernels.push_back(std::move(K));
   }
+  if (const json::Array *Exports = Root->getArray("exports"))
+    for (const json::Value &EV : *Exports) {
+      const json::Object *EO = EV.getAsObject();
+      auto Symbol = EO ? Str(*EO, "symbol") : std::nullopt;
+      auto Callee = EO ? Str(*EO, "callee") : std::nullopt;
+      if (!Symbol || !Callee || Symbol->empty() || Callee->empty())
+        return Fail("an export lacks \"symbol\" or \"callee\"");
+      M.Exports.push_back({*Symbol, *Callee});
+    }
   return M;
 }
 

@@ -32,6 +32,13 @@ struct ManifestKernel {
   bool FromArchive = false;
 };
 
+/// A function with external linkage that a translation unit defines: a kernel of another file
+/// may call it, and the link step then compiles it for the device from this file.
+struct ManifestExport {
+  std::string Symbol;  ///< its (mangled) symbol
+  std::string Callee;  ///< C++ expression naming it, for generated code
+};
+
 /// A translation unit's manifest.
 struct Manifest {
   static constexpr std::int64_t CurrentVersion = 1;
@@ -41,6 +48,7 @@ struct Manifest {
   std::string SourceHash;
   std::vector<std::string> CompileArgs; ///< flags the device pass compiles it with (-I, -D, -std, ...)
   std::vector<ManifestKernel> Kernels;
+  std::vector<ManifestExport> Exports;
 
   /// Adds K unless an instantiation with the same host symbol is already there.
   void addKernel(ManifestKernel K);
