@@ -69,6 +69,10 @@ if [ -n "$cs" ]; then
 else
   echo "compute-sanitizer not found"
 fi
+echo "--- OFFLOAD_INFO's map lines name the kernels' parameters (launch_site, params_as_calls):"
+sed -n '/=== params_as_calls (gpu)/,/=== params_as_calls (cpu)/p' "$log" | grep -m4 "Name="
+echo "--- OFFLOAD_INFO of launch_site on the GPU (each launch names its own line):"
+sed -n '/=== launch_site (gpu)/,/=== launch_site (cpu)/p' "$log" | grep -E "launching kernel|launched at" | head -6
 echo "--- OFFLOAD_INFO of fill on the GPU:"
 sed -n '/=== fill (gpu)/,/=== fill (cpu)/p' "$log" | head -20
 echo "$passed passed, $failed failed"

@@ -32,6 +32,7 @@ link_example() {  # name, sources...
 }
 link_example data-model "$root"/examples/data-model/{main,field,stats}.cpp
 link_example multi_tu "$root"/tests/lit/e2e/Inputs/multi/{main,a,b,saxpy,library}.cpp
+link_example cross_file "$root"/tests/lit/e2e/Inputs/cross_file/{main,kernels,helper}.cpp
 # A program with no code for the node's GPU (falls back to the CPU device, or errors when
 # offload is mandatory).
 "$oc" -O2 --offload-arch=gfx90a,host "$root/tests/lit/e2e/runtime_errors.cpp" -o "$work/bin/runtime_errors_amd"

@@ -1,0 +1,15 @@
+#include <offload/offload.hpp>
+#include <span>
+float helper(float x);
+OFFLOAD_KERNEL void apply(std::span<float> v) {
+  auto i = offload::global_id_x();
+  if (i < v.size()) v[i] = helper(v[i]);
+}
+// Each work-item reads its right neighbour's value, which only a barrier makes safe.
+OFFLOAD_KERNEL void rotate(int (*x)[64]) {
+  auto &tile = offload::shared<int[64]>([] {});
+  const unsigned i = offload::thread_id_x();
+  tile[i] = (*x)[i];
+  offload::barrier();
+  (*x)[i] = tile[(i + 1) % 64];
+}

@@ -1,0 +1,20 @@
+#include <offload/offload.hpp>
+#include <cstdio>
+#include <span>
+#include <vector>
+OFFLOAD_KERNEL void apply(std::span<float> v);
+OFFLOAD_KERNEL void rotate(int (*x)[64]);
+void log_host(const char *what);
+int main() {
+  std::vector<float> v(300, 4.0f);
+  offload::launch(apply, {.workgroups = {(v.size() + 127) / 128}, .threads = {128}}, v);
+  int x[64];
+  for (int i = 0; i < 64; ++i) x[i] = i;
+  offload::launch(rotate, {.threads = {64}}, &x);
+  bool rotated = true;
+  for (int i = 0; i < 64; ++i) rotated &= x[i] == (i + 1) % 64;
+  log_host("launched");
+  std::printf("cross_file: helper %s, barrier %s\n", v[299] == 3.0f ? "all checks passed" : "FAILED",
+              rotated ? "all checks passed" : "FAILED");
+  return !(v[299] == 3.0f && rotated);
+}
