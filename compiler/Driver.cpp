@@ -422,7 +422,18 @@ int main(int argc, char **argv) {
       }
     }
     Timer T{"link", Cmd};
-    DeviceImageFile Program = check(linkDeviceCode(S, Objects));
+    // Static libraries named with -l (searched in the -L folders, as the host link will) carry
+    // device code too; the host link still gets the -l itself.
+    std::vector<std::string> DeviceInputs = Objects;
+    for (const std::string &Lib : LinkLibs) {
+      const std::string File = StringRef(Lib).starts_with(":") ? Lib.substr(1) : "lib" + Lib + ".a";
+      for (const std::string &Dir : LinkDirs)
+        if (sys::fs::exists(Dir + "/" + File)) {
+          DeviceInputs.push_back(Dir + "/" + File);
+          break;
+        }
+    }
+    DeviceImageFile Program = check(linkDeviceCode(S, DeviceInputs));
     check(linkProgram(Objects, Program, hostOptions(), Output));
     return 0;
   }

@@ -58,4 +58,8 @@ void report_launch(const detail::launch_request &request, const kernel_info *ker
 /// "fill.cpp:16" from a source location.
 std::string short_location(const detail::source_loc &where);
 
+/// Records `name` (a device's name, which lives as long as the process) as the calling thread's
+/// offload::last_launch_device(): a plain launch when it ran, a queued one when it was enqueued.
+void note_last_launch_device(const std::string *name);
+
 } // namespace offload::rt

@@ -27,8 +27,9 @@ std::terminate_handler previous_terminate = nullptr;
       std::rethrow_exception(current);
     } catch (const offload::error &e) {
       std::fprintf(stderr, "%s\n", e.what());
-      std::fflush(stderr);
-      std::_Exit(1);
+      // exit, not _Exit: the program's buffered output and open files are flushed and closed,
+      // as after any other exit(1).
+      std::exit(1);
     } catch (...) {
     }
   }
@@ -53,6 +54,10 @@ void install_terminate_handler() {
 } // namespace rt
 
 std::string last_launch_device() { return last_device ? *last_device : std::string(); }
+
+namespace rt {
+void note_last_launch_device(const std::string *name) { last_device = name; }
+} // namespace rt
 
 namespace detail {
 

@@ -11,6 +11,7 @@
 // the worker waits for the stream before anything that must see the kernels' results (a host
 // step, an event, wait()). Where no stream can launch the kernel, the launch goes through
 // libomptarget, which waits for it.
+#include "cpu_device.hpp"
 #include "devices.hpp"
 #include "gpu_device.hpp"
 #include "gpu_stream.hpp"
@@ -217,6 +218,8 @@ std::shared_ptr<queue_state> queue_create(device_handle device) {
 
 void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job) {
   queue.push(std::move(job));
+  rt::note_last_launch_device(queue.device.gpu >= 0 ? &rt::gpu_device_name(queue.device.gpu)
+                                                    : &rt::cpu_device_name());
 }
 
 void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {

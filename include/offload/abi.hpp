@@ -38,6 +38,13 @@ namespace offload {
 template <class T> struct device_ptr {
   T *raw = nullptr;
 
+  /// device_ptr<T> converts to device_ptr<const T>, as T* converts to const T*.
+  template <class U>
+    requires(!std::is_same_v<U, T> && std::is_convertible_v<T *, U *>)
+  operator device_ptr<U>() const {
+    return {raw};
+  }
+
   T &operator[](std::size_t i) const { return raw[i]; }
   T &operator*() const { return *raw; }
   T *operator->() const { return raw; }

@@ -1,10 +1,14 @@
 // Unit tests for offload/abi.hpp: the classification of kernel parameter types and the slot
 // packing shared by the host packer and the generated device entries.
 #include <offload/abi.hpp>
+#include <offload/device.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
+#include <tuple>
+#include <utility>
 
 namespace {
 using offload::abi::param_kind;
@@ -16,6 +20,7 @@ struct big_pod { double v[25]; };  // 200 bytes
 struct with_pointer { int *p; };
 struct non_trivial { non_trivial(const non_trivial &) {} };
 enum class color : std::uint8_t { red, green };
+struct copied_once { int a; copied_once &operator=(const copied_once &) { return *this; } };
 
 // The table the tool's ArgClassifier is also tested against (ArgClassifierTest.cpp).
 static_assert(param_kind_v<double (*)[256]> == param_kind::map_tofrom);
@@ -38,6 +43,14 @@ static_assert(param_kind_v<void (*)(int)> == param_kind::unmappable);
 static_assert(param_kind_v<std::span<float>> == param_kind::span_tofrom);
 static_assert(param_kind_v<std::span<const float, 4>> == param_kind::span_to);
 static_assert(param_kind_v<std::span<int *>> == param_kind::unmappable);
+// Values are only copied: a trivial copy constructor and destructor are enough.
+static_assert(param_kind_v<copied_once> == param_kind::literal);
+static_assert(param_kind_v<copied_once *> == param_kind::unmappable);
+static_assert(param_kind_v<std::pair<int, int>> == param_kind::literal);
+static_assert(param_kind_v<std::tuple<int, double>> == param_kind::value_copy);
+static_assert(param_kind_v<std::optional<int>> == param_kind::literal);
+static_assert(param_kind_v<int (&)[8]> == param_kind::map_tofrom);
+static_assert(param_kind_v<volatile int *> == param_kind::map_tofrom);
 static_assert(param_kind_v<offload::device_ptr<double>> == param_kind::device);
 static_assert(offload::abi::slot_count_v<std::span<float>> == 2);
 static_assert(offload::abi::slot_count_v<double> == 1);
@@ -84,6 +97,27 @@ TEST(Abi, LargeValuesAreReadThroughTheirCopy) {
   b.v[24] = 9;
   auto slot = static_cast<offload::abi::slot_t>(reinterpret_cast<std::uintptr_t>(&b));
   EXPECT_EQ(from_slot<big_pod>(slot).v[24], 9);
+}
+
+TEST(Abi, ValuesThatAreOnlyCopiedRoundTrip) {
+  const std::pair<int, float> p{7, 2.5f};
+  const auto back = from_slot<std::pair<int, float>>(offload::abi::literal_to_slot(p));
+  EXPECT_EQ(back.first, 7);
+  EXPECT_EQ(back.second, 2.5f);
+  const std::optional<int> o{42};
+  EXPECT_EQ(*from_slot<std::optional<int>>(offload::abi::literal_to_slot(o)), 42);
+}
+
+TEST(Dim3, TakesAnyIntegerAndMarksWhatNoDeviceAllows) {
+  const std::size_t n = 1000;
+  const offload::dim3 g{(n + 255) / 256};
+  EXPECT_EQ(g.x, 4u);
+  EXPECT_EQ(g.y, 1u);
+  const offload::dim3 h{std::int64_t{3}, short{2}, 1u};
+  EXPECT_EQ(h.x * h.y * h.z, 6u);
+  EXPECT_EQ(offload::dim3{-1}.x, 0xffffffffu);                       // negative
+  EXPECT_EQ(offload::dim3{std::size_t{1} << 32}.x, 0xffffffffu);    // beyond 32 bits
+  EXPECT_EQ(offload::dim3{std::uint64_t{0xfffffffe}}.x, 0xfffffffeu);
 }
 
 TEST(Abi, KindNamesAreTheManifestSpelling) {

@@ -13,6 +13,14 @@ namespace {
 
 constexpr const char *Prelude = R"cpp(
   #include <cstdint>
+  #include <optional>
+  #include <tuple>
+  #include <utility>
+  // As a launch would: the classes are complete (instantiated) where the tool looks at them.
+  template struct std::pair<int, int>;
+  template class std::tuple<int, double>;
+  template class std::optional<int>;
+  struct copied_once { int a; copied_once &operator=(const copied_once &) { return *this; } };
   struct small_pod { float a, b; };
   struct big_pod { double v[25]; };
   struct with_pointer { int *p; };
@@ -55,6 +63,11 @@ TEST(ArgClassifier, AgreesWithTheHeaderTable) {
       {"void *", "unmappable"},      {"non_trivial", "unmappable"},
       {"non_trivial *", "unmappable"}, {"int &&", "unmappable"},
       {"void (*)(int)", "unmappable"},
+      // Values are only copied: a trivial copy constructor and destructor are enough.
+      {"copied_once", "literal"},    {"copied_once *", "unmappable"},
+      {"std::pair<int, int>", "literal"}, {"std::tuple<int, double>", "value"},
+      {"std::optional<int>", "literal"},  {"std::pair<int, int> &", "unmappable"},
+      {"int (&)[8]", "tofrom"},      {"volatile int *", "tofrom"},
   };
   for (const Case &C : Cases)
     EXPECT_EQ(classify(C.Type), C.Kind) << "parameter type " << C.Type;

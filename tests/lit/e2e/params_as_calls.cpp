@@ -5,6 +5,7 @@
 // CHECK: params_as_calls: all checks passed
 #include <offload/offload.hpp>
 #include <array>
+#include <string>
 #include <cstdio>
 #include <optional>
 #include <span>
@@ -27,6 +28,8 @@ OFFLOAD_KERNEL void by_pair(std::pair<int, int> pr, std::tuple<int, double> t, s
   out[1] = std::get<0>(t) + int(std::get<1>(t));
   out[2] = o ? *o : -1;
 }
+
+OFFLOAD_KERNEL void read_only(offload::device_ptr<const int> in, int *out) { *out = in[1]; }
 
 int main() {
   int failures = 0;
@@ -58,6 +61,15 @@ int main() {
   int out[3] = {};
   offload::launch(by_pair, {}, std::pair{2, 3}, std::tuple<int, double>{4, 5.0}, std::optional<int>{6}, out);
   failures += out[0] != 5 || out[1] != 9 || out[2] != 6;
+  offload::buffer<int> buf(2);
+  const int two[2] = {5, 8};
+  buf.copy_from(std::span<const int>(two));
+  int got = 0;
+  offload::queue q;
+  q.launch(read_only, {}, buf.data(), &got);  // device_ptr<int> converts to device_ptr<const int>
+  const std::string queued_on = offload::last_launch_device();  // set when enqueued
+  q.wait();
+  failures += got != 8 || queued_on.empty();
   std::printf("params_as_calls: %s (%d failures) on %s\n", failures ? "FAILED" : "all checks passed", failures,
               offload::last_launch_device().c_str());
   return failures != 0;
