@@ -23,7 +23,7 @@ OFFLOAD_KERNEL void vol(volatile int *p) { *p = 5; }
 OFFLOAD_KERNEL void nx(int *p) noexcept { *p = 9; }
 extern "C" OFFLOAD_KERNEL void c_fill(int *p) { *p = 11; }
 OFFLOAD_KERNEL void by_pair(std::pair<int, int> pr, std::tuple<int, double> t, std::optional<int> o,
-                            int *out) {
+                            int (&out)[3]) {
   out[0] = pr.first + pr.second;
   out[1] = std::get<0>(t) + int(std::get<1>(t));
   out[2] = o ? *o : -1;
