@@ -141,15 +141,68 @@ Error writeText(const std::string &Path, StringRef Text, unsigned Mode) {
   return Error::success();
 }
 
+/// Marks a folder as a bundle offload-cxx made: only such a folder is ever written over.
+constexpr const char *BundleMarker = "/.offload-cxx-bundle";
+
+bool isOurBundle(const std::string &Dir) {
+  return sys::fs::exists(Dir + BundleMarker) ||
+         // bundles made before the marker existed
+         (sys::fs::exists(Dir + "/run") &&
+          sys::fs::exists(Dir + "/lib/offload-cxx/offload-cxx-devices"));
+}
+
+Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries);
+
+/// The bundle is made in a folder beside the destination and renamed into place only when
+/// complete: a failure leaves nothing, and a folder the user made is never touched.
 Error makeBundle(const Layout &L) {
-  const std::string Dir = BundleDir;
-  if (sys::fs::exists(Dir) && !sys::fs::exists(Dir + "/run")) {
+  std::string Dest = BundleDir;
+  while (Dest.size() > 1 && Dest.back() == '/')
+    Dest.pop_back();
+  if (sys::fs::exists(Dest) && !isOurBundle(Dest)) {
     std::error_code EC;
-    if (sys::fs::directory_iterator(Dir, EC) != sys::fs::directory_iterator())
+    if (!sys::fs::is_directory(Dest) ||
+        sys::fs::directory_iterator(Dest, EC) != sys::fs::directory_iterator())
       return createStringError(inconvertibleErrorCode(),
-                               "'%s' exists and is not a bundle: choose a new folder",
-                               Dir.c_str());
+                               "'%s' exists and is not a bundle offload-cxx made: choose a new "
+                               "folder",
+                               Dest.c_str());
   }
+  SmallString<256> Parent(sys::path::parent_path(Dest));
+  if (Parent.empty())
+    Parent = ".";
+  if (!sys::fs::is_directory(Parent))
+    return createStringError(inconvertibleErrorCode(), "cannot write '%s': no such directory '%s'",
+                             Dest.c_str(), Parent.c_str());
+  SmallString<256> Stage;
+  if (std::error_code EC = sys::fs::createUniqueDirectory(
+          Parent + "/." + sys::path::filename(Dest) + ".partial", Stage))
+    return createStringError(EC, "cannot create a folder in '%s'", Parent.c_str());
+  const std::string StagePath(Stage);
+  size_t Libraries = 0;
+  if (Error E = fillBundle(L, StagePath, Libraries)) {
+    sys::fs::remove_directories(StagePath);
+    return E;
+  }
+  if (sys::fs::exists(Dest))
+    if (std::error_code EC = sys::fs::remove_directories(Dest)) {
+      sys::fs::remove_directories(StagePath);
+      return createStringError(EC, "cannot replace the bundle '%s'", Dest.c_str());
+    }
+  if (std::error_code EC = sys::fs::rename(StagePath, Dest)) {
+    sys::fs::remove_directories(StagePath);
+    return createStringError(EC, "cannot move the bundle into '%s'", Dest.c_str());
+  }
+  outs() << "offload-cxx bundle: " << BundlePrograms.size() << " program"
+         << (BundlePrograms.size() == 1 ? "" : "s") << " and " << Libraries << " libraries in "
+         << Dest << "; run one with "
+         << Dest << "/run PROGRAM\n";
+  return Error::success();
+}
+
+Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
+  if (Error E = writeText(Dir + BundleMarker, "made by offload-cxx bundle\n", Readable))
+    return E;
   for (const char *Sub : {"/bin", "/lib/offload-cxx"})
     if (std::error_code EC = sys::fs::create_directories(Dir + Sub))
       return createStringError(EC, "cannot create '%s%s'", Dir.c_str(), Sub);
@@ -202,9 +255,7 @@ Error makeBundle(const Layout &L) {
     return E;
   if (Error E = writeText(Dir + "/devices", DevicesScript, Executable))
     return E;
-  outs() << "offload-cxx bundle: " << BundlePrograms.size() << " program"
-         << (BundlePrograms.size() == 1 ? "" : "s") << " and " << Copied.size()
-         << " libraries in " << Dir << "; run one with " << Dir << "/run PROGRAM\n";
+  Libraries = Copied.size();
   return Error::success();
 }
 

@@ -108,9 +108,29 @@ cl::opt<bool> SaveTemps("save-temps",
                                  "beside the output"),
                         cl::cat(Category));
 
+/// What a failed build removes before it exits: its private temporary folder, and the output it
+/// was asked for (so that no earlier build's program passes for this one's, as after a failed
+/// GNU ld link).
+struct FailureCleanup {
+  std::string TempDir;  ///< empty under --save-temps
+  std::string Output;   ///< empty until the inputs are known not to be the output
+  void run() const {
+    if (!TempDir.empty())
+      sys::fs::remove_directories(TempDir);
+    if (!Output.empty() && !sys::fs::is_directory(Output))
+      sys::fs::remove(Output);
+  }
+};
+FailureCleanup OnFailure;
+
+[[noreturn]] void exitFailed() {
+  OnFailure.run();
+  std::exit(1);
+}
+
 [[noreturn]] void fail(const Twine &Message) {
   WithColor::error(errs(), "offload-cxx") << Message << "\n";
-  std::exit(1);
+  exitFailed();
 }
 
 void check(Error E) {
@@ -118,7 +138,7 @@ void check(Error E) {
     return;
   if (E.isA<ReportedError>()) {  // clang printed the diagnostics
     consumeError(std::move(E));
-    std::exit(1);
+    exitFailed();
   }
   fail(toString(std::move(E)));
 }
@@ -327,6 +347,23 @@ int main(int argc, char **argv) {
     StringRef OutDir = sys::path::parent_path(Output);
     if (!OutDir.empty() && !sys::fs::is_directory(OutDir))
       fail("cannot write '" + Output + "': no such directory '" + OutDir + "'");
+    // As g++: never write over an input (-o x.cpp, or -c's default object name for x.o input).
+    auto Same = [](StringRef A, StringRef B) {
+      bool Equal = false;
+      return A == B || (!sys::fs::equivalent(A, B, Equal) && Equal);
+    };
+    std::vector<std::string> Outputs = {Output};
+    if (CompileOnly && Output.empty())
+      for (const std::string &In : Inputs)
+        Outputs.push_back(sys::path::stem(In).str() + ".o");
+    for (const std::string &In : Inputs)
+      for (const std::string &Out : Outputs)
+        if (!Out.empty() && sys::fs::exists(Out) && Same(In, Out))
+          fail("input file '" + In + "' is the same as output file");
+    for (const std::string &Path : {std::string(ManifestPath), std::string(DeviceImagePath)})
+      if (!Path.empty() && !Output.empty() && sys::fs::exists(Output) && Same(Path, Output))
+        fail("input file '" + Path + "' is the same as output file");
+    OnFailure.Output = Output;
   }
 
   // Temporaries: beside the output under --save-temps, else in a private folder.
@@ -339,6 +376,8 @@ int main(int argc, char **argv) {
   } else {
     check(errorCodeToError(sys::fs::createUniqueDirectory("offload-cxx", TempDir)));
   }
+  if (!SaveTemps)
+    OnFailure.TempDir = std::string(TempDir);
   scope_exit Cleanup([&] {
     if (!SaveTemps)
       sys::fs::remove_directories(TempDir);

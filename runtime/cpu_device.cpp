@@ -247,8 +247,9 @@ thread_local std::vector<unsigned char> dynamic_shared_memory;
 /// Stack of each work-item's fiber (OFFLOAD_CPU_STACK bytes, default 128 KiB).
 std::size_t fiber_stack_bytes() {
   static const std::size_t bytes = [] {
+    // Out-of-range values are refused at the first launch (devices.cpp, environment_problem).
     if (const char *env = std::getenv("OFFLOAD_CPU_STACK"))
-      if (long long v = std::atoll(env); v >= 16384)
+      if (long long v = std::atoll(env); v >= 16384 && v <= (1ll << 30))
         return static_cast<std::size_t>(v);
     return std::size_t(128 * 1024);
   }();

@@ -51,9 +51,19 @@ void copy_does_not_fit(std::size_t n, std::size_t capacity, source_loc where) {
                                        std::to_string(capacity));
 }
 
+void buffer_size_overflows(std::size_t count, std::size_t element_bytes, source_loc where) {
+  rt::fail("buffer at " + at(where), std::to_string(count) + " elements of " +
+                                         std::to_string(element_bytes) +
+                                         " bytes are more bytes than a 64-bit size holds");
+}
+
 void *device_allocate(device_handle device, std::uint64_t bytes, source_loc where) {
   if (bytes == 0)
     return nullptr;
+  if (bytes > UINT64_MAX - 63)  // the rounding below would wrap to 0
+    rt::fail("buffer at " + at(where), "cannot allocate " + bytes_text(bytes) + " on " +
+                                           (device.gpu >= 0 ? rt::gpu_device_name(device.gpu)
+                                                            : rt::cpu_device_name()));
   void *p = nullptr;
   if (device.gpu >= 0) {
     p = omp_target_alloc(bytes, rt::omp_device_number(device.gpu));

@@ -7,6 +7,7 @@
 #include <offload/launch.hpp>
 
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <strings.h>
 
@@ -22,12 +23,30 @@ std::string environment_problem() {
   if (const char *d = std::getenv("OFFLOAD_DEVICE"); d && *d && strcasecmp(d, "cpu") != 0)
     return std::string("OFFLOAD_DEVICE=") + d + " is not understood (set it to cpu to run on the "
            "CPU device, or leave it unset)";
-  if (const char *t = std::getenv("OFFLOAD_CPU_THREADS"); t && *t) {
+  // Every number is the whole value, in range: "garbage", "1e3", "-5" or an overflow is an
+  // error, never silently replaced by a default.
+  auto whole_number = [](const char *text, long long lo, long long hi) {
     char *end = nullptr;
-    long n = std::strtol(t, &end, 10);
-    if (*end != '\0' || n < 1 || n > 4096)
+    errno = 0;
+    long long n = std::strtoll(text, &end, 0);
+    return end != text && *end == '\0' && errno == 0 && n >= lo && n <= hi;
+  };
+  if (const char *t = std::getenv("OFFLOAD_CPU_THREADS"); t && *t)
+    if (!whole_number(t, 1, 4096))
       return std::string("OFFLOAD_CPU_THREADS=") + t + " is not a number of threads from 1 to 4096";
-  }
+  if (const char *i = std::getenv("OFFLOAD_INFO"); i && *i)
+    if (!whole_number(i, -1, 0xffffffffll))
+      return std::string("OFFLOAD_INFO=") + i +
+             " is not understood (set it to -1 for everything, 1 for launches, or leave it unset)";
+  if (const char *b = std::getenv("OFFLOAD_CPU_STACK"); b && *b)
+    if (!whole_number(b, 16384, 1ll << 30))
+      return std::string("OFFLOAD_CPU_STACK=") + b +
+             " is not a fiber stack size in bytes from 16384 to 1073741824 (1 GiB)";
+  if (const char *g = std::getenv("OFFLOAD_GPU_STREAMS");
+      g && *g && std::strcmp(g, "off") != 0 && std::strcmp(g, "0") != 0 &&
+      std::strcmp(g, "liboffload") != 0)
+    return std::string("OFFLOAD_GPU_STREAMS=") + g +
+           " is not understood (off, 0 or liboffload, or leave it unset)";
   return {};
 }
 } // namespace

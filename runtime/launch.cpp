@@ -120,8 +120,22 @@ void launch(const launch_request &request) {
   if (device.is_gpu())
     rt::gpu_device_run(device.gpu, request, *kernel);
   else
-    rt::cpu_device_run(request, !kernel || kernel->uses_barriers,
-                       kernel ? kernel->cpu_entry : nullptr);
+    try {
+      rt::cpu_device_run(request, !kernel || kernel->uses_barriers,
+                         kernel ? kernel->cpu_entry : nullptr);
+    } catch (const offload::error &) {
+      throw;
+    } catch (const std::exception &e) {
+      // A kernel cannot throw on a GPU (a throw there is a trap, a device fault): on the CPU
+      // device it is the same kind of failure, an offload::error naming the kernel.
+      throw offload::error("offload-cxx: error: " + context() + " threw an exception (" +
+                           e.what() + "); a kernel cannot throw on a GPU, where a throw is a "
+                           "device fault");
+    } catch (...) {
+      throw offload::error("offload-cxx: error: " + context() +
+                           " threw an exception; a kernel cannot throw on a GPU, where a throw is "
+                           "a device fault");
+    }
   last_device = device.name;
 }
 

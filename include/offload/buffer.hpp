@@ -11,6 +11,7 @@
 #include <offload/launch.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <source_location>
 #include <span>
 #include <string>
@@ -28,6 +29,8 @@ public:
                   std::source_location where = std::source_location::current())
       : device_(detail::resolve_device(device, "buffer", detail::to_source_loc(where))),
         count_(count) {
+    if (count > SIZE_MAX / sizeof(T))
+      detail::buffer_size_overflows(count, sizeof(T), detail::to_source_loc(where));
     ptr_ = static_cast<T *>(
         detail::device_allocate(device_, count * sizeof(T), detail::to_source_loc(where)));
   }

@@ -55,7 +55,10 @@ CLASSES = {
     "copy-too-large": r"offload-cxx: error: copy at [^:]+:\d+: \d+ elements do not fit a buffer of \d+",
     "device-fault": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ failed on ",
     "queued-device-fault": r"offload-cxx: error: one of \d+ queued launches failed on .*kernel '\w+' launched at [\w.-]+:\d+",
-    "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS)=\S+ is not",
+    "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS|OFFLOAD_INFO|OFFLOAD_CPU_STACK|OFFLOAD_GPU_STREAMS)=\S+ is not",
+    "buffer-size-overflow": r"offload-cxx: error: buffer at [^:]+:\d+: (\d+ elements of \d+ bytes are more bytes than a 64-bit size holds|cannot allocate)",
+    "kernel-threw": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ threw an exception",
+    "same-input-output": r"offload-cxx: error: input file '[^']+' is the same as output file",
 }
 
 
@@ -164,6 +167,15 @@ CASES = [
          setup="plain-program"),
     Case("bundle-folder-taken", "bundle-folder-taken", "build",
          ["{driver}", "bundle", "{work}/fine", "-o", "{work}/taken"], setup="taken-folder"),
+    Case("bundle-folder-with-run-script", "bundle-folder-taken", "build",
+         ["{driver}", "bundle", "{work}/fine", "-o", "{work}/scripts"], setup="scripts-folder"),
+    Case("output-is-the-source", "same-input-output", "build",
+         ["{driver}", "{work}/mine.cpp", "-o", "{work}/mine.cpp"], setup="own-source"),
+    Case("object-is-the-source", "same-input-output", "build",
+         ["{driver}", "-c", "{work}/mine.cpp", "-o", "{work}/mine.cpp"], setup="own-source"),
+    Case("manifest-is-the-source", "same-input-output", "build",
+         ["{driver}", "--pass=host-metadata", "{work}/mine.cpp", "-o", "{work}/mine.cpp"],
+         setup="own-source"),
     # --- run: launches ---
     run_case("empty-grid", "empty-grid", kernel="set"),
     run_case("empty-threads", "empty-grid", kernel="set"),
@@ -186,6 +198,17 @@ CASES = [
     run_case("env-bad-device", "bad-environment", kernel="set", env={"OFFLOAD_DEVICE": "gpu9"}),
     run_case("env-bad-threads", "bad-environment", kernel="set",
              env={"OFFLOAD_CPU_THREADS": "many"}),
+    run_case("env-bad-info", "bad-environment", kernel="set", env={"OFFLOAD_INFO": "garbage"}),
+    run_case("env-stack-too-small", "bad-environment", kernel="set", env={"OFFLOAD_CPU_STACK": "1"}),
+    run_case("env-stack-too-large", "bad-environment", kernel="set",
+             env={"OFFLOAD_CPU_STACK": "4611686018427387904"}),
+    run_case("env-bad-streams", "bad-environment", kernel="set", env={"OFFLOAD_GPU_STREAMS": "maybe"}),
+    run_case("buffer-bytes-overflow", "buffer-size-overflow"),
+    run_case("buffer-rounding-wraps", "buffer-size-overflow"),
+    run_case("throw-in-kernel", "kernel-threw", kernel="throws", gpu=False,
+             note="a throw on a GPU is a trap: device-fault there"),
+    run_case("throw-in-queued-kernel", "kernel-threw", kernel="throws"),
+    run_case("size-t-grid-too-large", "launch-limit", kernel="set"),
     # --- run, GPU only ---
     run_case("gpu-out-of-bounds", "device-fault", kernel="write_far", gpu=True),
     run_case("gpu-queue-fault", "queued-device-fault", kernel="write_far", gpu=True),
@@ -230,6 +253,13 @@ def prepare(setup, work, driver):
             subprocess.run([driver, FINE, "-o", os.path.join(work, "fine")], check=True)
         os.makedirs(os.path.join(work, "taken"), exist_ok=True)
         open(os.path.join(work, "taken", "precious.txt"), "w").write("keep me\n")
+    elif setup == "scripts-folder":  # a user's folder that happens to hold a `run` script
+        if not os.path.exists(os.path.join(work, "fine")):
+            subprocess.run([driver, FINE, "-o", os.path.join(work, "fine")], check=True)
+        os.makedirs(os.path.join(work, "scripts"), exist_ok=True)
+        open(os.path.join(work, "scripts", "run"), "w").write("#!/bin/sh\necho mine\n")
+    elif setup == "own-source":
+        shutil.copy(FINE, os.path.join(work, "mine.cpp"))
 
 
 def check(case, result, work):
@@ -252,6 +282,15 @@ def check(case, result, work):
         return "a failed build left its output %s behind" % case.output.format(work=work)
     if case.name == "bundle-folder-taken" and not os.path.exists(os.path.join(work, "taken", "precious.txt")):
         return "the bundle command touched a folder that was not a bundle"
+    if case.name == "bundle-folder-with-run-script" and \
+            open(os.path.join(work, "scripts", "run")).read() != "#!/bin/sh\necho mine\n":
+        return "the bundle command replaced the user's own run script"
+    if case.setup == "own-source" and open(os.path.join(work, "mine.cpp")).read() != open(FINE).read():
+        return "the user's source was overwritten"
+    if case.kind == "build":  # a failed build leaves no temporary folder of its own
+        tmp = os.path.join(work, "tmp", case.name)
+        if os.path.isdir(tmp) and os.listdir(tmp):
+            return "a failed build left %s behind in %s" % (", ".join(os.listdir(tmp)), tmp)
     if "HOST DATA CHANGED" in out:
         return "a failed launch changed the host data"
     return None
@@ -301,6 +340,10 @@ def main():
             if case.setup:
                 prepare(case.setup, work, driver)
             cmd = [x.format(driver=driver, work=work) for x in case.args]
+            # A private temporary folder: a failed build must leave nothing in it.
+            env["TMPDIR"] = os.path.join(work, "tmp", case.name)
+            shutil.rmtree(env["TMPDIR"], ignore_errors=True)
+            os.makedirs(env["TMPDIR"])
         else:
             cmd = ([a.launcher] if a.launcher else []) + [os.path.join(bin_dir, "run_cases")] + case.args
         try:

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ OFFLOAD_KERNEL void scale(std::span<double> x, double a) {
   std::size_t i = offload::global_id_x();
   if (i < x.size())
     x[i] *= a;
+}
+
+OFFLOAD_KERNEL void throws(int (*x)[4]) {
+  if ((*x)[0] > 0)
+    throw std::runtime_error("thrown in a kernel");
 }
 
 OFFLOAD_KERNEL void write_far(offload::device_ptr<double> x, std::size_t far) {
@@ -106,6 +112,22 @@ int main(int argc, char **argv) {
        }},
       {"env-bad-device", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-device */ }},
       {"env-bad-threads", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-threads */ }},
+      {"env-bad-info", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-info */ }},
+      {"env-stack-too-small", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-too-small */ }},
+      {"env-stack-too-large", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-too-large */ }},
+      {"env-bad-streams", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-streams */ }},
+      {"buffer-bytes-overflow", [] { offload::buffer<double> b((std::size_t(1) << 61) + 1); /* case:buffer-bytes-overflow */ }},
+      {"buffer-rounding-wraps", [] { offload::buffer<char> b(SIZE_MAX - 10); /* case:buffer-rounding-wraps */ }},
+      {"throw-in-kernel", [] { offload::launch(throws, {.threads = {4}}, &x); /* case:throw-in-kernel */ }},
+      {"throw-in-queued-kernel", [] {
+         offload::queue q(offload::cpu_device);
+         q.launch(throws, {.threads = {4}}, &x); /* case:throw-in-queued-kernel */
+         q.wait();
+       }},
+      {"size-t-grid-too-large", [] {
+         const std::size_t n = std::size_t(1) << 45;
+         offload::launch(set, {.workgroups = {(n + 255) / 256}}, &x, 9); /* case:size-t-grid-too-large */
+       }},
   };
   if (argc != 2 || !cases.count(argv[1])) {
     std::fprintf(stderr, "usage: %s CASE\n", argv[0]);

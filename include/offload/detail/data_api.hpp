@@ -27,6 +27,11 @@ device_handle resolve_device(int requested, const char *what, source_loc where);
 void *device_allocate(device_handle device, std::uint64_t bytes, source_loc where);
 void device_release(device_handle device, void *ptr) noexcept;
 
+/// Throws offload::error: a buffer of `count` elements of `element_bytes` whose size in bytes
+/// does not fit 64 bits.
+[[noreturn]] void buffer_size_overflows(std::size_t count, std::size_t element_bytes,
+                                        source_loc where);
+
 /// Throws offload::error: a copy of `n` elements at `where` into or out of a buffer of
 /// `capacity` elements.
 [[noreturn]] void copy_does_not_fit(std::size_t n, std::size_t capacity, source_loc where);
