@@ -156,7 +156,7 @@ Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &So
   Timer T{"host-metadata pass", S.Commands};
   HostMetadataOptions O{Source,
                         std::vector<std::string>(MetadataFlags.begin(), MetadataFlags.end()),
-                        S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR};
+                        S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR, S.GccHostCompiler};
   Expected<Manifest> M = runHostMetadataPass(O);
   if (!M) {
     consumeError(M.takeError());  // clang printed the diagnostics

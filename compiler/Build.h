@@ -43,6 +43,9 @@ struct BuildSettings {
   CpuImageMode CpuImage = CpuImageMode::Auto;  ///< the CPU device's image (CpuImage.h)
   std::string TempDir;                      ///< intermediate files go here
   std::string Stem;                         ///< ... under names that start with this
+  /// The host compiler is GCC's (not clang): kernels' symbols are then named as g++ names them
+  /// (HostMetadataOptions::GccSymbols).
+  bool GccHostCompiler = true;
 };
 
 /// clang++, ld.lld of LLVM 22 (an error if missing); ptxas and libdevice when installed.

@@ -395,6 +395,7 @@ int main(int argc, char **argv) {
     S.DebugFlag = "-g" + Debug;
   S.TempDir = std::string(TempDir);
   S.Stem = Stem;
+  S.GccHostCompiler = sys::path::filename(HostCompiler).find("clang") == StringRef::npos;
 
   auto hostOptions = [&]() {
     HostPassOptions O;

@@ -139,9 +139,14 @@ std::string exactCallee(const FunctionDecl *K, const ASTContext &Ctx) {
 
 class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
 public:
-  LaunchFinder(ASTContext &Ctx, Manifest &Out)
-      : Ctx(Ctx), Diags(Ctx.getDiagnostics()), Out(Out),
-        Mangler(ItaniumMangleContext::create(Ctx, Ctx.getDiagnostics())) {}
+  LaunchFinder(ASTContext &Ctx, Manifest &Out, bool GccSymbols)
+      : Ctx(Ctx), Diags(Ctx.getDiagnostics()), Out(Out) {
+    // The parse is over; only names are made from here on (HostMetadataOptions::GccSymbols).
+    if (GccSymbols)
+      const_cast<LangOptions &>(Ctx.getLangOpts())
+          .setClangABICompat(LangOptions::ClangABI::Ver11);
+    Mangler.reset(ItaniumMangleContext::create(Ctx, Ctx.getDiagnostics()));
+  }
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -310,26 +315,28 @@ private:
 
 class LaunchFinderConsumer : public ASTConsumer {
 public:
-  explicit LaunchFinderConsumer(Manifest &Out) : Out(Out) {}
+  LaunchFinderConsumer(Manifest &Out, bool GccSymbols) : Out(Out), GccSymbols(GccSymbols) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    LaunchFinder(Ctx, Out).TraverseDecl(Ctx.getTranslationUnitDecl());
+    LaunchFinder(Ctx, Out, GccSymbols).TraverseDecl(Ctx.getTranslationUnitDecl());
   }
 
 private:
   Manifest &Out;
+  bool GccSymbols;
 };
 
 class LaunchFinderAction : public ASTFrontendAction {
 public:
-  explicit LaunchFinderAction(Manifest &Out) : Out(Out) {}
+  LaunchFinderAction(Manifest &Out, bool GccSymbols) : Out(Out), GccSymbols(GccSymbols) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<LaunchFinderConsumer>(Out);
+    return std::make_unique<LaunchFinderConsumer>(Out, GccSymbols);
   }
 
 private:
   Manifest &Out;
+  bool GccSymbols;
 };
 
 } // namespace
@@ -354,11 +361,12 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
 
   struct Factory : tooling::FrontendActionFactory {
     Manifest &Out;
-    explicit Factory(Manifest &Out) : Out(Out) {}
+    bool GccSymbols;
+    Factory(Manifest &Out, bool GccSymbols) : Out(Out), GccSymbols(GccSymbols) {}
     std::unique_ptr<FrontendAction> create() override {
-      return std::make_unique<LaunchFinderAction>(Out);
+      return std::make_unique<LaunchFinderAction>(Out, GccSymbols);
     }
-  } F(M);
+  } F(M, Options.GccSymbols);
   tooling::ToolInvocation Invocation(Args, F.create(), new FileManager(FileSystemOptions()));
   if (!Invocation.run())
     return createStringError(inconvertibleErrorCode(),

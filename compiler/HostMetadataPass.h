@@ -18,6 +18,10 @@ struct HostMetadataOptions {
   std::vector<std::string> CompileArgs;  ///< the user's flags (-I, -D, -std, ...)
   std::string OffloadIncludeDir;         ///< where <offload/offload.hpp> lives
   std::string ClangResourceDir;          ///< clang 22's builtin headers
+  /// Name host symbols as GCC 12 does: clang 12+ mangles some template arguments differently
+  /// (`template <auto V>`, requires-clauses, the address of an array), so the symbols are
+  /// mangled under clang 11's ABI rules, which are GCC's for all of these.
+  bool GccSymbols = true;
 };
 
 /// Returns the manifest, or an error after clang printed the diagnostics.

@@ -156,6 +156,7 @@ int runCompileLauncher(const Layout &L) {
   scope_exit Cleanup([&] { sys::fs::remove_directories(*TempDir); });
   BuildSettings S = launcherSettings(L, Opt, *TempDir, Object);
   S.RequestedArchs.assign(LauncherArchs.begin(), LauncherArchs.end());
+  S.GccHostCompiler = sys::path::filename((*Argv)[0]).find("clang") == StringRef::npos;
   if (Error E = compileToObject(S, Source, MetadataFlags, *Argv, Object, Object,
                                 /*SkipWithoutKernels=*/true))
     return failWith(std::move(E));

@@ -98,7 +98,25 @@ void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
   }
 }
 
-/// A named launch_config passed to a launch, with the place of the launch call: the default
+/// A launch_config written in the launch call, `{.workgroups = ..., .threads = ...}`: the same
+/// fields, in the same order, and an aggregate, so a braced list initialises it and its `where`
+/// is the call's. Not a launch_config, so that a launch_config value (a named one, one a
+/// function returns, a moved one) takes config_at instead and records the call's place.
+struct config_literal {
+  dim3 workgroups{1, 1, 1};
+  dim3 threads{1, 1, 1};
+  std::uint32_t dynamic_shared_bytes = 0;
+  int device = default_device;
+  std::source_location where = std::source_location::current();
+
+  launch_config config() const {
+    return {workgroups, threads, dynamic_shared_bytes, device, where};
+  }
+};
+static_assert(sizeof(config_literal) == sizeof(launch_config),
+              "config_literal mirrors launch_config: add a field to both");
+
+/// A launch_config value passed to a launch, with the place of the launch call: the default
 /// argument of this converting constructor is evaluated where the conversion happens, i.e. at
 /// the `offload::launch(k, cfg, ...)` call, so a config reused by many launches names each one.
 struct config_at {
@@ -214,10 +232,10 @@ void launch_and_wait(void (*kernel)(P...), const launch_config &config, A &&...a
 /// and back (to only, for const; or as offload::to/from/tofrom/alloc say), values travel by
 /// value, device pointers as they are. Throws offload::error on failure, naming the launch's
 /// file:line. A config written in the call (`{.workgroups = ...}`) binds the first overload, a
-/// named one the second (which records the call's place).
+/// launch_config value the second (which records the call's place).
 template <class... P, class... A>
-void launch(void (*kernel)(P...), launch_config &&config, A &&...args) {
-  detail::launch_and_wait(kernel, config, std::forward<A>(args)...);
+void launch(void (*kernel)(P...), detail::config_literal &&config, A &&...args) {
+  detail::launch_and_wait(kernel, config.config(), std::forward<A>(args)...);
 }
 template <class... P, class... A>
 void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {

@@ -59,8 +59,8 @@ public:
 
   /// Enqueues a launch (arguments as for offload::launch) and returns at once.
   template <class... P, class... A>
-  void launch(void (*kernel)(P...), launch_config &&config, A &&...args) {
-    enqueue_launch(kernel, config, std::forward<A>(args)...);
+  void launch(void (*kernel)(P...), detail::config_literal &&config, A &&...args) {
+    enqueue_launch(kernel, config.config(), std::forward<A>(args)...);
   }
   template <class... P, class... A>
   void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {

@@ -5,8 +5,11 @@
 #include <offload/offload.hpp>
 
 #include <cstdio>
+#include <utility>
 
 OFFLOAD_KERNEL void add_one(int (*x)[4]) { (*x)[offload::thread_id_x()] += 1; }
+
+offload::launch_config four_threads() { return {.threads = {4}}; }
 
 int main() {
   const offload::launch_config cfg{.threads = {4}};
@@ -19,12 +22,15 @@ int main() {
     q.launch(add_one, cfg, &x); // CHECK: launching kernel add_one at launch_site.cpp:[[@LINE]]
     q.wait();
   }
+  offload::launch(add_one, four_threads(), &x); // CHECK: launching kernel add_one at launch_site.cpp:[[@LINE]]
+  offload::launch_config moved{.threads = {4}};
+  offload::launch(add_one, std::move(moved), &x); // CHECK: launching kernel add_one at launch_site.cpp:[[@LINE]]
   const offload::launch_config too_big{.threads = {2048}};
   try {
     offload::launch(add_one, too_big, &x); // CHECK: kernel 'add_one' launched at launch_site.cpp:[[@LINE]]
   } catch (const offload::error &e) {
     std::puts(e.what());
   }
-  std::printf("launch_site: %s\n", x[3] == 4 ? "all checks passed" : "FAILED");
+  std::printf("launch_site: %s\n", x[3] == 6 ? "all checks passed" : "FAILED");
   // CHECK: launch_site: all checks passed
 }

@@ -5,8 +5,20 @@
 // RUN: %t | FileCheck %s
 // RUN: %offload-cxx -O2 --offload-arch=host %s -o %t.host
 // RUN: %t.host | FileCheck %s
+// RUN: env OFFLOAD_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=NAMED
 // CHECK: template_args: all checks passed
+// Kernels whose symbols g++ and clang 22 name differently are still registered (by g++'s name).
+// NAMED-NOT: <kernel at
+// NAMED: launching kernel k_auto<'x'>
+// NAMED-NOT: <kernel at
+// NAMED: launching kernel k_req<int>
+// NAMED-NOT: <kernel at
+// NAMED: launching kernel k_concept<int>
+// NAMED-NOT: <kernel at
+// NAMED: launching kernel k_str<hello>
+// NAMED-NOT: <kernel at
 #include <offload/offload.hpp>
+#include <concepts>
 #include <cstdio>
 template <double S> OFFLOAD_KERNEL void scale(double *x) { *x *= S; }
 template <int B> OFFLOAD_KERNEL void k(int *x) { *x = B; }
@@ -29,6 +41,12 @@ OFFLOAD_KERNEL void virt(double *out, int which) {
   const Shape &s = which ? static_cast<const Shape &>(a) : static_cast<const Shape &>(b);
   *out = s.area();
 }
+template <auto V> OFFLOAD_KERNEL void k_auto(long *o) { *o = long(V); }
+template <class T> requires std::integral<T> OFFLOAD_KERNEL void k_req(T *o) { *o = 1; }
+template <std::integral T> OFFLOAD_KERNEL void k_concept(T *o) { *o = 2; }
+template <const char *S> OFFLOAD_KERNEL void k_str(int *o) { *o = S[0]; }
+extern const char hello[] = "hi";
+
 int main(int argc, char **) {
   int failures = 0;
   double x = 3.0;
@@ -46,6 +64,16 @@ int main(int argc, char **) {
   double ar = 0;
   offload::launch(virt, {}, &ar, 1);
   failures += ar != 4.0;
+  long l = 0;
+  offload::launch(k_auto<'x'>, {}, &l);
+  failures += l != 'x';
+  int i = 0;
+  offload::launch(k_req<int>, {}, &i);
+  failures += i != 1;
+  offload::launch(k_concept<int>, {}, &i);
+  failures += i != 2;
+  offload::launch(k_str<hello>, {}, &i);
+  failures += i != 'h';
   std::printf("template_args: %s (%d failures) on %s\n", failures ? "FAILED" : "all checks passed", failures,
               offload::last_launch_device().c_str());
   return failures != 0;
