@@ -141,6 +141,11 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
                                       "--offload-device-only",
                                       "-nogpulib",
                                       "-Wno-openmp-target",
+                                      // OpenMP's own optimisations have nothing to do here (no
+                                      // OpenMP runtime calls), and clang 22's crashes on a 32 KiB
+                                      // struct by value; the PTX is otherwise the same.
+                                      "-mllvm",
+                                      "-openmp-opt-disable",
                                       "-emit-llvm",
                                       "-c",
                                       O.OptLevel,
@@ -281,6 +286,7 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::
     // libdevice's sqrt and division follow __nvvm_reflect("__CUDA_PREC_SQRT"/"__CUDA_PREC_DIV"):
     // ask for IEEE-rounded results, as nvcc does by default and as the CPU device computes.
     if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-march=" + Arch, O.OptLevel,
+                              "-mllvm", "-openmp-opt-disable",
                               "-mllvm", "-nvvm-reflect-add=__CUDA_PREC_SQRT=1", "-mllvm",
                               "-nvvm-reflect-add=__CUDA_PREC_DIV=1", "-S", Bitcode, "-o", Ptx},
                              O.Commands))
@@ -293,7 +299,8 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::
     const std::string Object = tempPath(O, "." + Arch + ".o");
     ImagePath = tempPath(O, "." + Arch + ".hsaco");
     if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-mcpu=" + Arch, "-nogpulib",
-                              O.OptLevel, "-c", Bitcode, "-o", Object},
+                              O.OptLevel, "-mllvm", "-openmp-opt-disable", "-c", Bitcode, "-o",
+                              Object},
                              O.Commands))
       return E;
     if (Error E = runCommand({Tools.Lld, "-shared", Object, "-o", ImagePath}, O.Commands))
