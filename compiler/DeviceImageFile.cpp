@@ -138,6 +138,8 @@ Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin
 }
 
 Expected<DeviceImageFile> readDeviceImageFile(StringRef Path) {
+  if (Error E = checkRegularFile(Path))
+    return E;
   auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createFileError(Path, Buffer.getError());

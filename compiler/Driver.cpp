@@ -333,6 +333,8 @@ int main(int argc, char **argv) {
         fail("no such file: '" + In + "'");
       else if (sys::fs::is_directory(In))
         fail("cannot read '" + In + "': it is a folder");
+      else if (!sys::fs::is_regular_file(In))
+        fail("cannot read '" + In + "': it is not a regular file");
     if (CompileOnly && Inputs.size() > 1 && !Output.empty())
       fail("-o with -c names one object, but there are " + std::to_string(Inputs.size()) +
            " sources");

@@ -35,6 +35,16 @@ std::string deviceEntryName(StringRef HostSymbol) {
   return ("__offload_entry" + HostSymbol).str();
 }
 
+Error checkRegularFile(StringRef Path) {
+  sys::fs::file_status Status;
+  if (std::error_code EC = sys::fs::status(Path, Status))
+    return createFileError(Path, EC);
+  if (Status.type() != sys::fs::file_type::regular_file)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot read '%s': it is not a regular file", Path.str().c_str());
+  return Error::success();
+}
+
 Expected<std::string> sourceHash(StringRef Path) {
   auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buffer)
@@ -155,6 +165,8 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
 }
 
 Expected<Manifest> readManifest(StringRef Path) {
+  if (Error E = checkRegularFile(Path))
+    return E;
   auto Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
     return createFileError(Path, Buffer.getError());

@@ -60,6 +60,9 @@ unsigned slotCount(llvm::StringRef Kind);
 /// The device entry symbol of a host-compiled kernel instantiation.
 std::string deviceEntryName(llvm::StringRef HostSymbol);
 
+/// An error unless Path is a regular file (a device, a FIFO or /dev/zero would be read forever).
+llvm::Error checkRegularFile(llvm::StringRef Path);
+
 /// A hash of the file's bytes (xxh3, hex), or an error if it cannot be read.
 llvm::Expected<std::string> sourceHash(llvm::StringRef Path);
 

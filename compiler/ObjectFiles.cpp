@@ -47,6 +47,8 @@ static Expected<std::optional<DeviceImageFile>> fromObject(const object::ObjectF
 
 Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input) {
   std::vector<DeviceImageFile> Found;
+  if (Error E = checkRegularFile(Input))
+    return E;
   auto Buffer = MemoryBuffer::getFile(Input, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createFileError(Input, Buffer.getError());
