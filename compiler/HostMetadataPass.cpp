@@ -84,6 +84,33 @@ PrintingPolicy exactPolicy(const ASTContext &Ctx) {
   return Policy;
 }
 
+std::string exactArgument(const TemplateArgument &A, const ASTContext &Ctx);
+
+/// Type T as C++; a class template specialization (`FS<1.5f>`) with its arguments spelled
+/// exactly, as exactArgument does.
+std::string exactType(QualType T, const ASTContext &Ctx) {
+  const PrintingPolicy Policy = exactPolicy(Ctx);
+  QualType C = T.getCanonicalType();
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(C->getAsCXXRecordDecl());
+  if (!Spec || !isa<RecordType>(C.getTypePtr()))
+    return TypeName::getFullyQualifiedName(T, Ctx, Policy, /*WithGlobalNsPrefix=*/true);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (C.isConstQualified())
+    OS << "const ";
+  if (C.isVolatileQualified())
+    OS << "volatile ";
+  OS << "::";
+  Spec->printQualifiedName(OS, Policy);
+  OS << "<";
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  for (unsigned I = 0; I < Args.size(); ++I)
+    OS << (I ? ", " : "") << exactArgument(Args[I], Ctx);
+  OS << ">";
+  return Text;
+}
+
 /// Template argument A as C++ that names exactly the same argument. A floating-point value is
 /// spelled by its bits (clang prints an approximation: 1.0/3.0 as 3.333333e-01).
 std::string exactArgument(const TemplateArgument &A, const ASTContext &Ctx) {
@@ -96,8 +123,7 @@ std::string exactArgument(const TemplateArgument &A, const ASTContext &Ctx) {
       OS << (&E == A.pack_begin() ? "" : ", ") << exactArgument(E, Ctx);
     return Text;
   case TemplateArgument::Type:
-    return TypeName::getFullyQualifiedName(A.getAsType(), Ctx, Policy,
-                                           /*WithGlobalNsPrefix=*/true);
+    return exactType(A.getAsType(), Ctx);
   case TemplateArgument::StructuralValue:
     if (const APValue &V = A.getAsStructuralValue(); V.isFloat()) {
       const APInt Bits = V.getFloat().bitcastToAPInt();

@@ -46,6 +46,8 @@ template <class T> requires std::integral<T> OFFLOAD_KERNEL void k_req(T *o) { *
 template <std::integral T> OFFLOAD_KERNEL void k_concept(T *o) { *o = 2; }
 template <const char *S> OFFLOAD_KERNEL void k_str(int *o) { *o = S[0]; }
 extern const char hello[] = "hi";
+template <float F> struct float_tag { static constexpr float value = F; };
+template <class T> OFFLOAD_KERNEL void from_tag(float *o) { *o = T::value; }
 
 int main(int argc, char **) {
   int failures = 0;
@@ -74,6 +76,9 @@ int main(int argc, char **) {
   failures += i != 2;
   offload::launch(k_str<hello>, {}, &i);
   failures += i != 'h';
+  float f = 0;
+  offload::launch(from_tag<float_tag<0.1f>>, {}, &f);  // a float inside a type argument
+  failures += f != 0.1f;
   std::printf("template_args: %s (%d failures) on %s\n", failures ? "FAILED" : "all checks passed", failures,
               offload::last_launch_device().c_str());
   return failures != 0;
