@@ -187,7 +187,7 @@ static std::string kernelReaching(const Function &F) {
         if (const Function *Caller = I->getFunction(); Caller && Seen.insert(Caller).second)
           Work.push_back(Caller);
   }
-  return "?";
+  return demangle(F.getName().str());  // reached from no entry: a kernel itself, inlined away
 }
 
 Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
@@ -234,6 +234,30 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
     for (Function &F : *Merged)  // libdevice functions are private to the image
       if (F.getName().starts_with("__nv_") && !F.isDeclaration())
         F.setLinkage(GlobalValue::InternalLinkage);
+  }
+  // A global variable of the host program that device code reads: the device has no copy of it
+  // (ptxas would only warn, and the kernel would read garbage). Shared memory (address space 3)
+  // is declared extern on purpose.
+  for (GlobalVariable &G : Merged->globals()) {
+    if (!G.isDeclaration() || G.use_empty() || G.getAddressSpace() == 3 ||
+        G.getName().starts_with("llvm.") || G.getName().starts_with("__oclc_"))
+      continue;
+    // The first instruction that uses it, through constant expressions (a GEP into an array).
+    const Instruction *I = nullptr;
+    std::vector<const User *> Users(G.user_begin(), G.user_end());
+    while (!I && !Users.empty()) {
+      const User *U = Users.back();
+      Users.pop_back();
+      if (const auto *Inst = dyn_cast<Instruction>(U))
+        I = Inst;
+      else
+        Users.insert(Users.end(), U->user_begin(), U->user_end());
+    }
+    const std::string Kernel = I ? kernelReaching(*I->getFunction()) : std::string("?");
+    return createStringError(inconvertibleErrorCode(),
+                             "kernel '%s' uses the global variable '%s', which exists only on the "
+                             "host: pass its value (or a pointer to it) as a kernel parameter",
+                             Kernel.c_str(), demangle(G.getName().str()).c_str());
   }
   // A call nothing defines: a kernel of a file missing from the link, or a math function the
   // target has no library for (ptxas or lld would say only "unresolved").

@@ -58,6 +58,7 @@ CLASSES = {
     "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS|OFFLOAD_INFO|OFFLOAD_CPU_STACK|OFFLOAD_GPU_STREAMS)=\S+ is not",
     "buffer-size-overflow": r"offload-cxx: error: buffer at [^:]+:\d+: (\d+ elements of \d+ bytes are more bytes than a 64-bit size holds|cannot allocate)",
     "kernel-threw": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ threw an exception",
+    "device-host-global": r"error: kernel '[^']+' uses the global variable '[^']+', which exists only on the host",
     "same-input-output": r"offload-cxx: error: input file '[^']+' is the same as output file",
 }
 
@@ -112,6 +113,8 @@ CASES = [
     build_case("wrong-argument-count", "argument-count"),
     build_case("device-undefined-function", "device-unresolved", kernel="uses_host_only",
                marked=False, extra=["--offload-arch=sm_90,host"], needs={"ptxas"}),
+    build_case("host-global", "device-host-global", kernel="reads_host", marked=False,
+               extra=["--offload-arch=sm_90,host"], needs={"ptxas"}),
     # --- build: architectures and toolkits ---
     Case("missing-ptxas", "no-ptxas", "build",
          ["{driver}", "--offload-arch=sm_90,host", FINE, "-o", "{work}/missing-ptxas"],

