@@ -108,6 +108,7 @@ EOF
     e2e tests/lit/e2e/grid3d.cpp
     e2e tests/lit/e2e/two_kernels.cpp
     e2e tests/lit/e2e/runtime_errors.cpp
+    e2e tests/lit/e2e/params_as_calls.cpp
     e2e examples/fill.cpp "" tests/lit/e2e/seed_example.test
     e2e examples/device/matmul.cpp 100 tests/lit/e2e/device_examples.test MM
     e2e examples/device/histogram.cpp "" tests/lit/e2e/device_examples.test HIST
