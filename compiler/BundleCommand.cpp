@@ -25,6 +25,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -141,6 +142,11 @@ Error writeText(const std::string &Path, StringRef Text, unsigned Mode) {
   return Error::success();
 }
 
+/// What an interrupted bundle command removes (sys::SetInterruptFunction).
+struct {
+  std::string Stage, Temp;
+} InterruptedBundle;
+
 /// Marks a folder as a bundle offload-cxx made: only such a folder is ever written over.
 constexpr const char *BundleMarker = "/.offload-cxx-bundle";
 
@@ -159,6 +165,10 @@ Error makeBundle(const Layout &L) {
   std::string Dest = BundleDir;
   while (Dest.size() > 1 && Dest.back() == '/')
     Dest.pop_back();
+  if (sys::fs::is_symlink_file(Dest))
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s' is a symbolic link: name the bundle's folder itself",
+                             Dest.c_str());
   if (sys::fs::exists(Dest) && !isOurBundle(Dest)) {
     std::error_code EC;
     if (!sys::fs::is_directory(Dest) ||
@@ -171,6 +181,7 @@ Error makeBundle(const Layout &L) {
   SmallString<256> Parent(sys::path::parent_path(Dest));
   if (Parent.empty())
     Parent = ".";
+  sys::fs::make_absolute(Parent);  // else createUniqueDirectory would make it in $TMPDIR
   if (!sys::fs::is_directory(Parent))
     return createStringError(inconvertibleErrorCode(), "cannot write '%s': no such directory '%s'",
                              Dest.c_str(), Parent.c_str());
@@ -179,6 +190,13 @@ Error makeBundle(const Layout &L) {
           Parent + "/." + sys::path::filename(Dest) + ".partial", Stage))
     return createStringError(EC, "cannot create a folder in '%s'", Parent.c_str());
   const std::string StagePath(Stage);
+  InterruptedBundle.Stage = StagePath;
+  sys::SetInterruptFunction([] {  // SIGINT, SIGTERM, SIGHUP: nothing half-made is left
+    if (!InterruptedBundle.Stage.empty())
+      sys::fs::remove_directories(InterruptedBundle.Stage);
+    if (!InterruptedBundle.Temp.empty())
+      sys::fs::remove_directories(InterruptedBundle.Temp);
+  });
   size_t Libraries = 0;
   if (Error E = fillBundle(L, StagePath, Libraries)) {
     sys::fs::remove_directories(StagePath);
@@ -193,6 +211,7 @@ Error makeBundle(const Layout &L) {
     sys::fs::remove_directories(StagePath);
     return createStringError(EC, "cannot move the bundle into '%s'", Dest.c_str());
   }
+  InterruptedBundle.Stage.clear();
   outs() << "offload-cxx bundle: " << BundlePrograms.size() << " program"
          << (BundlePrograms.size() == 1 ? "" : "s") << " and " << Libraries << " libraries in "
          << Dest << "; run one with "
@@ -209,7 +228,11 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
   SmallString<128> Temp;
   if (std::error_code EC = sys::fs::createUniqueDirectory("offload-cxx-bundle", Temp))
     return errorCodeToError(EC);
-  scope_exit RemoveTemp([&] { sys::fs::remove_directories(Temp); });
+  InterruptedBundle.Temp = std::string(Temp);
+  scope_exit RemoveTemp([&] {
+    sys::fs::remove_directories(Temp);
+    InterruptedBundle.Temp.clear();
+  });
 
   const std::string DevicesTool = L.ToolsDir + "/offload-cxx-devices";
   std::vector<std::string> Binaries = {DevicesTool};

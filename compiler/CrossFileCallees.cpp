@@ -113,6 +113,17 @@ Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
             "kernels call '%s', which '%s' defines: its source is needed to compile it for %s, "
             "and it is not there any more (build from where the sources are)",
             demangle(Wanted.front()->Symbol).c_str(), M.Source.c_str(), Arch.c_str());
+      if (!M.SourceHash.empty()) {
+        Expected<std::string> Hash = sourceHash(M.Source);
+        if (!Hash)
+          return Hash.takeError();
+        if (*Hash != M.SourceHash)
+          return createStringError(
+              inconvertibleErrorCode(),
+              "kernels call '%s', which '%s' defines, and that file changed after it was "
+              "compiled: compile it again (its device code is made from the file as it is now)",
+              demangle(Wanted.front()->Symbol).c_str(), M.Source.c_str());
+      }
       std::set<std::string> Names;
       for (const ManifestExport *E : Wanted)
         Names.insert(E->Symbol);

@@ -24,6 +24,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -362,6 +363,14 @@ int main(int argc, char **argv) {
       for (const std::string &Out : Outputs)
         if (!Out.empty() && sys::fs::exists(Out) && Same(In, Out))
           fail("input file '" + In + "' is the same as output file");
+    // Libraries named with -l, where the link will find them.
+    for (const std::string &Lib : LinkLibs)
+      for (const std::string &Dir : LinkDirs)
+        for (const std::string &File :
+             {Dir + "/" + (StringRef(Lib).starts_with(":") ? Lib.substr(1) : "lib" + Lib + ".a"),
+              Dir + "/lib" + Lib + ".so"})
+          if (!Output.empty() && sys::fs::exists(Output) && Same(File, Output))
+            fail("input file '" + File + "' is the same as output file");
     for (const std::string &Path : {std::string(ManifestPath), std::string(DeviceImagePath)})
       if (!Path.empty() && !Output.empty() && sys::fs::exists(Output) && Same(Path, Output))
         fail("input file '" + Path + "' is the same as output file");
@@ -378,8 +387,14 @@ int main(int argc, char **argv) {
   } else {
     check(errorCodeToError(sys::fs::createUniqueDirectory("offload-cxx", TempDir)));
   }
-  if (!SaveTemps)
+  if (!SaveTemps) {
     OnFailure.TempDir = std::string(TempDir);
+    // Interrupted (SIGINT, SIGTERM, SIGHUP): the temporary folder goes too.
+    sys::SetInterruptFunction([] {
+      if (!OnFailure.TempDir.empty())
+        sys::fs::remove_directories(OnFailure.TempDir);
+    });
+  }
   scope_exit Cleanup([&] {
     if (!SaveTemps)
       sys::fs::remove_directories(TempDir);

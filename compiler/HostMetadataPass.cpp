@@ -190,8 +190,15 @@ public:
   /// A marked kernel defined here is recorded even when this file does not launch it, so that
   /// another translation unit can (its entry is built with this file's device code).
   bool VisitFunctionDecl(FunctionDecl *F) {
-    if (!F->doesThisDeclarationHaveABody() || F->isTemplated() ||
-        F->getTemplateSpecializationKind() != TSK_Undeclared)
+    if (!F->doesThisDeclarationHaveABody() || F->isTemplated())
+      return true;
+    // An explicit instantiation (`template int f<int>(int);`) is defined here for other files.
+    if (F->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition &&
+        !isMarkedKernel(F)) {
+      recordExport(F);
+      return true;
+    }
+    if (F->getTemplateSpecializationKind() != TSK_Undeclared)
       return true;
     if (isMarkedKernel(F))
       recordKernel(F, F->getLocation(), /*Report=*/false);

@@ -7,6 +7,7 @@
 #include <offload/launch.hpp>
 
 #include <cstdlib>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <strings.h>
@@ -25,17 +26,20 @@ std::string environment_problem() {
            "CPU device, or leave it unset)";
   // Every number is the whole value, in range: "garbage", "1e3", "-5" or an overflow is an
   // error, never silently replaced by a default.
-  auto whole_number = [](const char *text, long long lo, long long hi) {
+  // Decimal, as the readers parse them (OFFLOAD_INFO may also be hex: 0x...), no spaces.
+  auto whole_number = [](const char *text, long long lo, long long hi, int base = 10) {
+    if (!(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-'))
+      return false;
     char *end = nullptr;
     errno = 0;
-    long long n = std::strtoll(text, &end, 0);
+    long long n = std::strtoll(text, &end, base);
     return end != text && *end == '\0' && errno == 0 && n >= lo && n <= hi;
   };
   if (const char *t = std::getenv("OFFLOAD_CPU_THREADS"); t && *t)
     if (!whole_number(t, 1, 4096))
       return std::string("OFFLOAD_CPU_THREADS=") + t + " is not a number of threads from 1 to 4096";
   if (const char *i = std::getenv("OFFLOAD_INFO"); i && *i)
-    if (!whole_number(i, -1, 0xffffffffll))
+    if (!whole_number(i, -1, 0xffffffffll, /*base=*/0))
       return std::string("OFFLOAD_INFO=") + i +
              " is not understood (set it to -1 for everything, 1 for launches, or leave it unset)";
   if (const char *b = std::getenv("OFFLOAD_CPU_STACK"); b && *b)

@@ -59,6 +59,7 @@ CLASSES = {
     "buffer-size-overflow": r"offload-cxx: error: buffer at [^:]+:\d+: (\d+ elements of \d+ bytes are more bytes than a 64-bit size holds|cannot allocate)",
     "kernel-threw": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ threw an exception",
     "device-host-global": r"error: kernel '[^']+' uses the global variable '[^']+', which exists only on the host",
+    "bundle-symlink": r"error: '[^']+' is a symbolic link: name the bundle's folder itself",
     "same-input-output": r"offload-cxx: error: input file '[^']+' is the same as output file",
 }
 
@@ -184,6 +185,11 @@ CASES = [
          ["{driver}", "{work}/mine.cpp", "-o", "{work}/mine.cpp"], setup="own-source"),
     Case("object-is-the-source", "same-input-output", "build",
          ["{driver}", "-c", "{work}/mine.cpp", "-o", "{work}/mine.cpp"], setup="own-source"),
+    Case("output-is-an-l-library", "same-input-output", "build",
+         ["{driver}", "{work}/fine.o", "-L{work}", "-lmine", "-o", "{work}/libmine.a"],
+         setup="own-library"),
+    Case("bundle-through-a-symlink", "bundle-symlink", "build",
+         ["{driver}", "bundle", "{work}/fine", "-o", "{work}/bundle-link"], setup="bundle-link"),
     Case("manifest-is-the-source", "same-input-output", "build",
          ["{driver}", "--pass=host-metadata", "{work}/mine.cpp", "-o", "{work}/mine.cpp"],
          setup="own-source"),
@@ -269,6 +275,20 @@ def prepare(setup, work, driver):
             subprocess.run([driver, FINE, "-o", os.path.join(work, "fine")], check=True)
         os.makedirs(os.path.join(work, "scripts"), exist_ok=True)
         open(os.path.join(work, "scripts", "run"), "w").write("#!/bin/sh\necho mine\n")
+    elif setup == "own-library":
+        subprocess.run([driver, "-c", FINE, "-o", os.path.join(work, "fine.o")], check=True)
+        subprocess.run(["ar", "rcs", os.path.join(work, "libmine.a"), os.path.join(work, "fine.o")],
+                       check=True)
+    elif setup == "bundle-link":
+        if not os.path.exists(os.path.join(work, "fine")):
+            subprocess.run([driver, FINE, "-o", os.path.join(work, "fine")], check=True)
+        target = os.path.join(work, "bundle-target")
+        if not os.path.isdir(target):
+            subprocess.run([driver, "bundle", os.path.join(work, "fine"), "-o", target], check=True,
+                           capture_output=True)
+        link = os.path.join(work, "bundle-link")
+        if not os.path.islink(link):
+            os.symlink(target, link)
     elif setup == "own-source":
         shutil.copy(FINE, os.path.join(work, "mine.cpp"))
 
@@ -296,6 +316,11 @@ def check(case, result, work):
     if case.name == "bundle-folder-with-run-script" and \
             open(os.path.join(work, "scripts", "run")).read() != "#!/bin/sh\necho mine\n":
         return "the bundle command replaced the user's own run script"
+    if case.setup == "own-library" and \
+            subprocess.run(["ar", "t", os.path.join(work, "libmine.a")], capture_output=True).returncode:
+        return "the user's library was overwritten"
+    if case.setup == "bundle-link" and not os.path.exists(os.path.join(work, "bundle-target", "run")):
+        return "the bundle the link points to was emptied"
     if case.setup == "own-source" and open(os.path.join(work, "mine.cpp")).read() != open(FINE).read():
         return "the user's source was overwritten"
     if case.kind == "build":  # a failed build leaves no temporary folder of its own

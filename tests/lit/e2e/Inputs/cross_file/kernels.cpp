@@ -13,3 +13,6 @@ OFFLOAD_KERNEL void rotate(int (*x)[64]) {
   offload::barrier();
   (*x)[i] = tile[(i + 1) % 64];
 }
+template <class T> T triple(T x);
+extern template int triple<int>(int);
+OFFLOAD_KERNEL void triple_all(int (*x)[8]) { (*x)[offload::thread_id_x()] = triple((*x)[offload::thread_id_x()]); }

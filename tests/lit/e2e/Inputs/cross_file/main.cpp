@@ -4,6 +4,7 @@
 #include <vector>
 OFFLOAD_KERNEL void apply(std::span<float> v);
 OFFLOAD_KERNEL void rotate(int (*x)[64]);
+OFFLOAD_KERNEL void triple_all(int (*x)[8]);
 void log_host(const char *what);
 int main() {
   std::vector<float> v(300, 4.0f);
@@ -13,8 +14,12 @@ int main() {
   offload::launch(rotate, {.threads = {64}}, &x);
   bool rotated = true;
   for (int i = 0; i < 64; ++i) rotated &= x[i] == (i + 1) % 64;
+  int t[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  offload::launch(triple_all, {.threads = {8}}, &t);
+  const bool tripled = t[7] == 24 && t[0] == 3;
   log_host("launched");
-  std::printf("cross_file: helper %s, barrier %s\n", v[299] == 3.0f ? "all checks passed" : "FAILED",
-              rotated ? "all checks passed" : "FAILED");
-  return !(v[299] == 3.0f && rotated);
+  std::printf("cross_file: helper %s, barrier %s, template %s\n",
+              v[299] == 3.0f ? "all checks passed" : "FAILED",
+              rotated ? "all checks passed" : "FAILED", tripled ? "all checks passed" : "FAILED");
+  return !(v[299] == 3.0f && rotated && tripled);
 }
