@@ -152,17 +152,26 @@ Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchai
 }
 
 Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
-                                   ArrayRef<std::string> MetadataFlags) {
+                                   ArrayRef<std::string> MetadataFlags, std::string *Diagnostics) {
   Timer T{"host-metadata pass", S.Commands};
   HostMetadataOptions O{Source,
                         std::vector<std::string>(MetadataFlags.begin(), MetadataFlags.end()),
-                        S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR, S.GccHostCompiler};
+                        S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR, S.GccHostCompiler,
+                        Diagnostics};
   Expected<Manifest> M = runHostMetadataPass(O);
   if (!M) {
     consumeError(M.takeError());  // clang printed the diagnostics
     return make_error<ReportedError>();
   }
   return M;
+}
+
+void reportOnce(RunningCommand &HostCompile, const CommandOptions &Commands,
+                const std::string &ClangDiagnostics) {
+  if (Error HostFailed = finishCommand(HostCompile, Commands))
+    consumeError(std::move(HostFailed));  // it printed its errors: clang's would repeat them
+  else
+    errs() << ClangDiagnostics;
 }
 
 Error compileToObject(const BuildSettings &S, const std::string &Source,
@@ -183,9 +192,12 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
     }
     return HostResult;
   };
-  Expected<Manifest> M = runHostMetadata(S, Source, MetadataFlags);
-  if (!M)
-    return Finish(M.takeError());
+  std::string ClangDiagnostics;
+  Expected<Manifest> M = runHostMetadata(S, Source, MetadataFlags, &ClangDiagnostics);
+  if (!M) {
+    reportOnce(*Running, S.Commands, ClangDiagnostics);
+    return M.takeError();
+  }
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
     return Finish(Tools.takeError());

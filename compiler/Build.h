@@ -64,9 +64,16 @@ llvm::Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const To
                                                 const std::string &TempStem, bool WithArchs);
 
 /// Runs the host-metadata pass on Source with the given -I/-D/-U/-std/-include flags; a
-/// ReportedError after clang printed the diagnostics.
+/// ReportedError after clang printed the diagnostics (into *Diagnostics instead, when given).
 llvm::Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
-                                         llvm::ArrayRef<std::string> MetadataFlags);
+                                         llvm::ArrayRef<std::string> MetadataFlags,
+                                         std::string *Diagnostics = nullptr);
+
+/// After a failed host-metadata pass whose diagnostics were kept: waits for the host compile of
+/// the same file and prints clang's diagnostics only if the host compiler reported no error
+/// itself, so that one mistake is reported once.
+void reportOnce(RunningCommand &HostCompile, const CommandOptions &Commands,
+                const std::string &ClangDiagnostics);
 
 /// One translation unit to an object holding its host code and its device code (`-c`):
 /// starts HostCompile (the host compiler's command, which writes HostObject), meanwhile runs the

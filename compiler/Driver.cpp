@@ -326,6 +326,13 @@ int main(int argc, char **argv) {
 
   if (Pass != "all" && Pass != "host-metadata" && Pass != "device" && Pass != "host")
     fail("unknown pass '" + Pass + "' (expected host-metadata, device or host)");
+  if (!Standard.empty()) {  // offload's headers use C++20: say so once, not in 500 lines
+    static const char *const Known[] = {"c++20", "gnu++20", "c++2a", "gnu++2a", "c++23",
+                                        "gnu++23", "c++2b", "gnu++2b", "c++26", "gnu++26",
+                                        "c++2c", "gnu++2c"};
+    if (llvm::find(Known, StringRef(Standard)) == std::end(Known))
+      fail("-std=" + Standard + ": offload-cxx needs C++20 or later (-std=c++20, the default)");
+  }
   if (Pass != "device") {
     if (Inputs.empty())
       fail("no input file");
@@ -518,9 +525,10 @@ int main(int argc, char **argv) {
         (TempDir + "/" + Stem + "." + sys::path::stem(Inputs[0]) + ".host.o").str();
     RunningCommand HostCompile = check(
         startCommand(check(hostCompileCommand(Inputs[0], HO, HostObject)), Cmd));
-    Expected<Manifest> Parsed = runHostMetadata(S, Inputs[0], Flags);
+    std::string ClangDiagnostics;
+    Expected<Manifest> Parsed = runHostMetadata(S, Inputs[0], Flags, &ClangDiagnostics);
     if (!Parsed) {
-      consumeError(finishCommand(HostCompile, Cmd));  // its diagnostics, too
+      reportOnce(HostCompile, Cmd, ClangDiagnostics);  // one report of each mistake
       check(Parsed.takeError());
     }
     Manifest M = std::move(*Parsed);

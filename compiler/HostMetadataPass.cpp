@@ -12,10 +12,12 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -346,30 +348,38 @@ private:
   std::unique_ptr<MangleContext> Mangler;
 };
 
+/// Whether the file parsed and offload-cxx's own checks ran (their errors are offload-cxx's to
+/// report; a parse error is also the host compiler's).
+struct PassState {
+  bool GccSymbols = true;
+  bool ChecksRan = false;
+};
+
 class LaunchFinderConsumer : public ASTConsumer {
 public:
-  LaunchFinderConsumer(Manifest &Out, bool GccSymbols) : Out(Out), GccSymbols(GccSymbols) {}
+  LaunchFinderConsumer(Manifest &Out, PassState &State) : Out(Out), State(State) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
-    LaunchFinder(Ctx, Out, GccSymbols).TraverseDecl(Ctx.getTranslationUnitDecl());
+    State.ChecksRan = true;
+    LaunchFinder(Ctx, Out, State.GccSymbols).TraverseDecl(Ctx.getTranslationUnitDecl());
   }
 
 private:
   Manifest &Out;
-  bool GccSymbols;
+  PassState &State;
 };
 
 class LaunchFinderAction : public ASTFrontendAction {
 public:
-  LaunchFinderAction(Manifest &Out, bool GccSymbols) : Out(Out), GccSymbols(GccSymbols) {}
+  LaunchFinderAction(Manifest &Out, PassState &State) : Out(Out), State(State) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<LaunchFinderConsumer>(Out, GccSymbols);
+    return std::make_unique<LaunchFinderConsumer>(Out, State);
   }
 
 private:
   Manifest &Out;
-  bool GccSymbols;
+  PassState &State;
 };
 
 } // namespace
@@ -390,18 +400,37 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
                                    "-I" + Options.OffloadIncludeDir,
                                    "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};
   appendUserFlagsForClang(Args, Options.CompileArgs);
+  if (Options.Diagnostics)  // kept for the caller, who decides; no "N errors generated." line
+    Args.push_back("-fno-caret-diagnostics");
   Args.push_back(M.Source);
 
+  PassState State;
+  State.GccSymbols = Options.GccSymbols;
   struct Factory : tooling::FrontendActionFactory {
     Manifest &Out;
-    bool GccSymbols;
-    Factory(Manifest &Out, bool GccSymbols) : Out(Out), GccSymbols(GccSymbols) {}
+    PassState &State;
+    Factory(Manifest &Out, PassState &State) : Out(Out), State(State) {}
     std::unique_ptr<FrontendAction> create() override {
-      return std::make_unique<LaunchFinderAction>(Out, GccSymbols);
+      return std::make_unique<LaunchFinderAction>(Out, State);
     }
-  } F(M, Options.GccSymbols);
+  } F(M, State);
   tooling::ToolInvocation Invocation(Args, F.create(), new FileManager(FileSystemOptions()));
-  if (!Invocation.run())
+  DiagnosticOptions DiagOpts;
+  DiagOpts.ShowColors = sys::Process::StandardErrHasColors();
+  std::optional<raw_string_ostream> Kept;
+  std::optional<TextDiagnosticPrinter> Printer;
+  if (Options.Diagnostics) {
+    Kept.emplace(*Options.Diagnostics);
+    Printer.emplace(*Kept, DiagOpts);
+    Invocation.setDiagnosticConsumer(&*Printer);
+  }
+  const bool Ok = Invocation.run();
+  if (Options.Diagnostics && State.ChecksRan) {  // offload-cxx's own errors: always shown
+    Kept->flush();
+    errs() << *Options.Diagnostics;
+    Options.Diagnostics->clear();
+  }
+  if (!Ok)
     return createStringError(inconvertibleErrorCode(),
                              "host-metadata pass failed for '%s'", Options.Source.c_str());
   return M;

@@ -22,6 +22,9 @@ struct HostMetadataOptions {
   /// (`template <auto V>`, requires-clauses, the address of an array), so the symbols are
   /// mangled under clang 11's ABI rules, which are GCC's for all of these.
   bool GccSymbols = true;
+  /// If set, clang's diagnostics are kept here instead of printed: the caller prints them only
+  /// when the host compiler, which parsed the same file, did not already report its errors.
+  std::string *Diagnostics = nullptr;
 };
 
 /// Returns the manifest, or an error after clang printed the diagnostics.

@@ -161,6 +161,8 @@ CASES = [
          output="{work}/dzi"),
     Case("unwritable-output", "unwritable-output", "build",
          ["{driver}", FINE, "-o", "{work}/no-such-folder/a"]),
+    Case("std-cxx17", "usage", "build", ["{driver}", "-std=c++17", FINE, "-o", "{work}/s17"],
+         output="{work}/s17"),
     Case("unknown-pass", "usage", "build", ["{driver}", "--pass=everything", FINE, "-o", "{work}/up"],
          output="{work}/up"),
     Case("device-pass-without-manifest", "usage", "build",
