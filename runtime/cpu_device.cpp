@@ -17,6 +17,8 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+
+#include <unistd.h>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -66,6 +68,8 @@ unsigned threads_from_environment() {
 }
 
 class worker_pool {
+  const pid_t owner_ = getpid();  ///< the process whose threads these are
+
 public:
   explicit worker_pool(unsigned threads) {
     for (unsigned i = 1; i < threads; ++i)
@@ -83,6 +87,13 @@ public:
 
   /// Calls body(i) for every i in [0, count), on all threads of the pool; returns when done.
   template <class Body> void parallel_for(std::uint64_t count, Body &&body) {
+    if (getpid() != owner_) {
+      // A child after fork(): the pool's threads stayed in the parent (and its locks may have
+      // been copied held), so the child runs the launch on its one thread.
+      for (std::uint64_t i = 0; i < count; ++i)
+        body(i);
+      return;
+    }
     std::lock_guard one_job_at_a_time(job_lock_);
     job j;
     j.count = count;
@@ -102,7 +113,9 @@ public:
       std::rethrow_exception(j.error);
   }
 
-  unsigned size() const { return static_cast<unsigned>(workers_.size() + 1); }
+  unsigned size() const {
+    return getpid() != owner_ ? 1u : static_cast<unsigned>(workers_.size() + 1);
+  }
 
 private:
   struct job {
