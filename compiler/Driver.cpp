@@ -357,6 +357,8 @@ int main(int argc, char **argv) {
     StringRef OutDir = sys::path::parent_path(Output);
     if (!OutDir.empty() && !sys::fs::is_directory(OutDir))
       fail("cannot write '" + Output + "': no such directory '" + OutDir + "'");
+    if (!Output.empty() && sys::fs::is_directory(Output))
+      fail("cannot write '" + Output + "': it is a folder");
     // As g++: never write over an input (-o x.cpp, or -c's default object name for x.o input).
     auto Same = [](StringRef A, StringRef B) {
       bool Equal = false;

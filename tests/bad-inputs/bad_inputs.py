@@ -163,6 +163,8 @@ CASES = [
          ["{driver}", FINE, "-o", "{work}/no-such-folder/a"]),
     Case("std-cxx17", "usage", "build", ["{driver}", "-std=c++17", FINE, "-o", "{work}/s17"],
          output="{work}/s17"),
+    Case("output-is-a-folder", "unwritable-output", "build",
+         ["{driver}", FINE, "-o", "{work}/out-folder"], setup="out-folder"),
     Case("unknown-pass", "usage", "build", ["{driver}", "--pass=everything", FINE, "-o", "{work}/up"],
          output="{work}/up"),
     Case("device-pass-without-manifest", "usage", "build",
@@ -277,6 +279,8 @@ def prepare(setup, work, driver):
             subprocess.run([driver, FINE, "-o", os.path.join(work, "fine")], check=True)
         os.makedirs(os.path.join(work, "scripts"), exist_ok=True)
         open(os.path.join(work, "scripts", "run"), "w").write("#!/bin/sh\necho mine\n")
+    elif setup == "out-folder":
+        os.makedirs(os.path.join(work, "out-folder"), exist_ok=True)
     elif setup == "own-library":
         subprocess.run([driver, "-c", FINE, "-o", os.path.join(work, "fine.o")], check=True)
         subprocess.run(["ar", "rcs", os.path.join(work, "libmine.a"), os.path.join(work, "fine.o")],
