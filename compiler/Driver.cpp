@@ -124,6 +124,14 @@ struct FailureCleanup {
 };
 FailureCleanup OnFailure;
 
+/// The files `-l<Lib>` may name in folder Dir, the static archive first: `lib<Lib>.a` (or the
+/// exact name of `-l:<name>`) and `lib<Lib>.so`.
+std::vector<std::string> libraryFiles(const std::string &Dir, const std::string &Lib) {
+  if (StringRef(Lib).starts_with(":"))
+    return {Dir + "/" + Lib.substr(1)};
+  return {Dir + "/lib" + Lib + ".a", Dir + "/lib" + Lib + ".so"};
+}
+
 [[noreturn]] void exitFailed() {
   OnFailure.run();
   std::exit(1);
@@ -375,9 +383,7 @@ int main(int argc, char **argv) {
     // Libraries named with -l, where the link will find them.
     for (const std::string &Lib : LinkLibs)
       for (const std::string &Dir : LinkDirs)
-        for (const std::string &File :
-             {Dir + "/" + (StringRef(Lib).starts_with(":") ? Lib.substr(1) : "lib" + Lib + ".a"),
-              Dir + "/lib" + Lib + ".so"})
+        for (const std::string &File : libraryFiles(Dir, Lib))
           if (!Output.empty() && sys::fs::exists(Output) && Same(File, Output))
             fail("input file '" + File + "' is the same as output file");
     for (const std::string &Path : {std::string(ManifestPath), std::string(DeviceImagePath)})
@@ -491,14 +497,12 @@ int main(int argc, char **argv) {
     // Static libraries named with -l (searched in the -L folders, as the host link will) carry
     // device code too; the host link still gets the -l itself.
     std::vector<std::string> DeviceInputs = Objects;
-    for (const std::string &Lib : LinkLibs) {
-      const std::string File = StringRef(Lib).starts_with(":") ? Lib.substr(1) : "lib" + Lib + ".a";
+    for (const std::string &Lib : LinkLibs)
       for (const std::string &Dir : LinkDirs)
-        if (sys::fs::exists(Dir + "/" + File)) {
-          DeviceInputs.push_back(Dir + "/" + File);
+        if (const std::string Archive = libraryFiles(Dir, Lib).front(); sys::fs::exists(Archive)) {
+          DeviceInputs.push_back(Archive);
           break;
         }
-    }
     DeviceImageFile Program = check(linkDeviceCode(S, DeviceInputs));
     check(linkProgram(Objects, Program, hostOptions(), Output));
     return 0;
