@@ -4,6 +4,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include <optional>
 
 using namespace clang;
@@ -27,9 +29,13 @@ static bool isTriviallyCopiedOnce(QualType T, const ASTContext &Ctx) {
          !RD->defaultedCopyConstructorIsDeleted() && RD->hasTrivialDestructor();
 }
 
+/// Record types already found fine by one objectProblem() call: a type nests others by value
+/// only finitely (no depth limit is needed), but a wide nesting repeats types exponentially.
+using CheckedRecords = llvm::SmallPtrSet<const Type *, 16>;
+
 /// Empty when T (an object travelling to the device) is fine, else why not.
 static std::string objectProblem(QualType T, const ASTContext &Ctx,
-                                 Travel How = Travel::CopiedBothWays, int Depth = 0) {
+                                 Travel How, CheckedRecords &Checked) {
   T = T.getCanonicalType();
   while (const ArrayType *A = Ctx.getAsArrayType(T))
     T = A->getElementType().getCanonicalType();
@@ -47,7 +53,7 @@ static std::string objectProblem(QualType T, const ASTContext &Ctx,
            (How == Travel::CopiedOnce ? "copy-constructible and destructible; "
                                       : "copyable (it is copied to the device and back); ") +
            std::string(WhatToPass);
-  if (const auto *RD = T->getAsCXXRecordDecl(); RD && Depth < 16) {
+  if (const auto *RD = T->getAsCXXRecordDecl(); RD && Checked.insert(T.getTypePtr()).second) {
     for (const FieldDecl *F : RD->fields()) {
       QualType FT = F->getType().getCanonicalType();
       while (const ArrayType *A = Ctx.getAsArrayType(FT))
@@ -57,14 +63,20 @@ static std::string objectProblem(QualType T, const ASTContext &Ctx,
                F->getNameAsString() +
                "', which would be a host address on the device; pass the pointed-to data "
                "as its own kernel parameter";
-      if (std::string P = objectProblem(FT, Ctx, How, Depth + 1); !P.empty())
+      if (std::string P = objectProblem(FT, Ctx, How, Checked); !P.empty())
         return P;
     }
     for (const CXXBaseSpecifier &B : RD->bases())
-      if (std::string P = objectProblem(B.getType(), Ctx, How, Depth + 1); !P.empty())
+      if (std::string P = objectProblem(B.getType(), Ctx, How, Checked); !P.empty())
         return P;
   }
   return "";
+}
+
+static std::string objectProblem(QualType T, const ASTContext &Ctx,
+                                 Travel How = Travel::CopiedBothWays) {
+  CheckedRecords Checked;
+  return objectProblem(T, Ctx, How, Checked);
 }
 
 /// For std::span<U, E> and offload::device_ptr<U>: the class name and U.

@@ -7,6 +7,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -243,7 +244,30 @@ private:
       note(K->getLocation(), "'" + nameOf(K) + "' declared here");
       return;
     }
+    if (const FunctionDecl *Outer = enclosingFunction(*Call); Outer && isMarkedKernel(Outer)) {
+      error(At, "kernel '" + nameOf(Outer) + "' launches kernel '" + nameOf(K) +
+                    "': a kernel cannot launch kernels, on any device; launch both from the "
+                    "host, one after the other");
+      return;
+    }
     recordKernel(K, At, /*Report=*/true);
+  }
+
+  /// The function whose body holds S (through lambdas: the function that writes the lambda).
+  const FunctionDecl *enclosingFunction(const Stmt &S) {
+    DynTypedNodeList Parents = Ctx.getParents(S);
+    while (!Parents.empty()) {
+      const DynTypedNode &P = Parents[0];
+      if (const auto *F = P.get<FunctionDecl>()) {
+        if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda()) {
+          Parents = Ctx.getParents(*M->getParent());
+          continue;
+        }
+        return F;
+      }
+      Parents = Ctx.getParents(P);
+    }
+    return nullptr;
   }
 
   /// A plain function this file defines for others (not inline, not a member, not main): a

@@ -4,11 +4,13 @@
 // the workers, and the caller works too; workgroups are handed out through one atomic counter.
 #include "cpu_device.hpp"
 
+#include "cpu_fault.hpp"
+
 #include <offload/launch.hpp>
 #include <offload/workgroup.hpp>
 
 #include <boost/context/fiber.hpp>
-#include <boost/context/pooled_fixedsize_stack.hpp>
+#include <boost/context/stack_context.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +20,7 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/mman.h>
 #include <unistd.h>
 #include <type_traits>
 #include <utility>
@@ -148,6 +151,7 @@ private:
           std::lock_guard guard(j.error_lock);
           if (!j.error)
             j.error = std::current_exception();
+          j.next.store(j.count, std::memory_order_relaxed);  // hand out no more workgroups
         }
       }
       begin = j.next.load(std::memory_order_relaxed);
@@ -185,8 +189,10 @@ private:
 };
 
 worker_pool &the_pool() {
-  static worker_pool pool(cpu_device_threads());
-  return pool;
+  // Never destroyed: a launch from a global's destructor, at exit, still finds its threads
+  // (they wait, idle, until the process ends).
+  static worker_pool *pool = new worker_pool(cpu_device_threads());
+  return *pool;
 }
 
 } // namespace
@@ -235,9 +241,55 @@ inline void after_switch([[maybe_unused]] void *fake_stack,
 #endif
 }
 
-/// The pool's stacks, recording each one's bounds for AddressSanitizer.
+/// Work-items' stacks, each with an inaccessible guard region below it, so that a work-item that
+/// overflows its stack faults there (reported as a stack overflow, cpu_fault.hpp) instead of
+/// writing over whatever lies below; reused by the thread that made them.
+class guarded_stacks {
+public:
+  static constexpr std::size_t guard_bytes = 64 * 1024;
+
+  explicit guarded_stacks(std::size_t bytes) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    size_ = (bytes + page - 1) / page * page;
+  }
+  ~guarded_stacks() {
+    for (void *base : free_)
+      munmap(base, guard_bytes + size_);
+  }
+  guarded_stacks(const guarded_stacks &) = delete;
+  guarded_stacks &operator=(const guarded_stacks &) = delete;
+
+  std::size_t size() const { return size_; }
+
+  ctx::stack_context allocate() {
+    void *base;
+    if (!free_.empty()) {
+      base = free_.back();
+      free_.pop_back();
+    } else {
+      base = mmap(nullptr, guard_bytes + size_, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED)
+        throw std::bad_alloc();
+      mprotect(base, guard_bytes, PROT_NONE);
+    }
+    ctx::stack_context s;
+    s.size = size_;
+    s.sp = static_cast<char *>(base) + guard_bytes + size_;
+    return s;
+  }
+  void deallocate(ctx::stack_context &s) noexcept {
+    free_.push_back(static_cast<char *>(s.sp) - size_ - guard_bytes);
+  }
+
+private:
+  std::size_t size_;
+  std::vector<void *> free_;
+};
+
+/// The pool's stacks, recording each one's bounds (for AddressSanitizer and the fault handler).
 struct recorded_stack {
-  ctx::pooled_fixedsize_stack *pool;
+  guarded_stacks *pool;
   sanitizer_context *record;
   ctx::stack_context allocate() {
     ctx::stack_context s = pool->allocate();
@@ -272,8 +324,9 @@ std::size_t fiber_stack_bytes() {
 /// Runs one workgroup whose work-items may meet at barriers: each work-item is a fiber; the
 /// scheduler resumes them in order, each runs to its next barrier (or its end), and a new round
 /// starts once all have arrived, so every barrier is a real workgroup barrier.
-void run_workgroup_as_fibers(const detail::launch_request &request, const dim3 &block) {
-  static thread_local ctx::pooled_fixedsize_stack stacks(fiber_stack_bytes());
+void run_workgroup_as_fibers(const detail::launch_request &request, const abi::slot_t *slots,
+                             const dim3 &block) {
+  static thread_local guarded_stacks stacks(fiber_stack_bytes());
   workgroup_fibers fibers;
   const std::uint32_t count = block.x * block.y * block.z;
   fibers.items.reserve(count);
@@ -306,12 +359,14 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const dim3 &
   for (std::uint32_t i = 0; i < count; ++i) {
     const dim3 index{i % block.x, i / block.x % block.y, i / block.x / block.y};
     fibers.items.emplace_back(std::allocator_arg, recorded_stack{&stacks, &contexts[i]},
-                              [&request, &fibers, &error, index](ctx::fiber &&sink) {
+                              [&request, slots, &fibers, &error, index](ctx::fiber &&sink) {
                                 after_switch(nullptr, &fibers.scheduler);
                                 fibers.scheduler_sink = &sink;
                                 detail::current_cpu_item.thread = index;
                                 try {
-                                  request.cpu_body(request.cpu_context);
+                                  request.cpu_body(request.cpu_context, slots);
+                                } catch (const ctx::detail::forced_unwind &) {
+                                  throw;  // the fiber is being destroyed: let it unwind
                                 } catch (...) {
                                   if (!error)
                                     error = std::current_exception();
@@ -328,7 +383,9 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const dim3 &
       if (f) {
         void *fake_stack = nullptr;
         before_switch(&fake_stack, contexts[i]);
+        set_running_stack(contexts[i].stack_bottom, guarded_stacks::guard_bytes);
         f = std::move(f).resume();  // runs the work-item to its next barrier or its end
+        set_running_stack(nullptr, 0);
         after_switch(fake_stack, nullptr);
         running |= bool(f);
       }
@@ -341,47 +398,63 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const dim3 &
 
 } // namespace
 
-void cpu_device_run(const detail::launch_request &request, bool uses_barriers,
-                    void (*workgroup_loop)(const abi::slot_t *)) {
+namespace {
+thread_local const detail::launch_request *running_launch = nullptr;
+}
+
+const detail::launch_request *cpu_kernel_running() { return running_launch; }
+
+void cpu_device_run(const detail::launch_request &request, const abi::slot_t *slots,
+                    bool uses_barriers, void (*workgroup_loop)(const abi::slot_t *)) {
   const dim3 grid = request.workgroups, block = request.threads;
   const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
   const bool fibers = uses_barriers && std::uint64_t(block.x) * block.y * block.z > 1;
-  // The CPU image's workgroup loop takes the launch's slots, with host addresses: on the CPU
-  // device host memory is device memory.
-  std::vector<abi::slot_t> slots;
-  if (workgroup_loop && !fibers) {
-    slots.reserve(request.num_args + 1);
-    for (std::uint32_t i = 0; i < request.num_args; ++i) {
-      const detail::arg_desc &a = request.args[i];
-      slots.push_back(a.how == detail::transfer::literal
-                          ? a.literal
-                          : static_cast<abi::slot_t>(reinterpret_cast<std::uintptr_t>(a.host_ptr)));
-    }
-    slots.push_back(0);
-  }
-  auto run_workgroup = [&](std::uint64_t linear) {
+  if (fibers || !slots)
+    workgroup_loop = nullptr;
+  struct workgroup {
+    const detail::launch_request &request;
+    const abi::slot_t *slots;
+    bool fibers;
+    void (*loop)(const abi::slot_t *);
+    std::uint64_t linear;
+  };
+  auto run = [](void *raw) {
+    const workgroup &w = *static_cast<const workgroup *>(raw);
+    const dim3 grid = w.request.workgroups, block = w.request.threads;
     detail::cpu_item &item = detail::current_cpu_item;
     item.grid_dim = grid;
     item.block_dim = block;
-    item.block = {static_cast<std::uint32_t>(linear % grid.x),
-                  static_cast<std::uint32_t>(linear / grid.x % grid.y),
-                  static_cast<std::uint32_t>(linear / grid.x / grid.y)};
-    if (dynamic_shared_memory.size() < request.dynamic_shared_bytes)
-      dynamic_shared_memory.resize(request.dynamic_shared_bytes);
-    if (fibers) {
-      run_workgroup_as_fibers(request, block);
-      return;
+    item.block = {static_cast<std::uint32_t>(w.linear % grid.x),
+                  static_cast<std::uint32_t>(w.linear / grid.x % grid.y),
+                  static_cast<std::uint32_t>(w.linear / grid.x / grid.y)};
+    if (dynamic_shared_memory.size() < w.request.dynamic_shared_bytes)
+      dynamic_shared_memory.resize(w.request.dynamic_shared_bytes);
+    if (w.fibers) {
+      run_workgroup_as_fibers(w.request, w.slots, block);
+    } else if (w.loop) {
+      w.loop(w.slots);
+    } else {
+      for (std::uint32_t z = 0; z < block.z; ++z)
+        for (std::uint32_t y = 0; y < block.y; ++y)
+          for (std::uint32_t x = 0; x < block.x; ++x) {
+            item.thread = {x, y, z};
+            w.request.cpu_body(w.request.cpu_context, w.slots);
+          }
     }
-    if (!slots.empty()) {
-      workgroup_loop(slots.data());
-      return;
+  };
+  auto run_workgroup = [&](std::uint64_t linear) {
+    workgroup w{request, slots, fibers, workgroup_loop, linear};
+    struct running {  // restored also when the kernel throws
+      const detail::launch_request *outer = std::exchange(running_launch, nullptr);
+      ~running() { running_launch = outer; }
+    } restore;
+    running_launch = &request;
+    workgroup_fibers *outer_fibers = current_fibers;
+    cpu_fault fault;
+    if (!run_catching_faults(run, &w, fault)) {
+      current_fibers = outer_fibers;  // the faulting workgroup's fibers are abandoned
+      throw cpu_fault_error{fault, fibers ? fiber_stack_bytes() : 0};
     }
-    for (std::uint32_t z = 0; z < block.z; ++z)
-      for (std::uint32_t y = 0; y < block.y; ++y)
-        for (std::uint32_t x = 0; x < block.x; ++x) {
-          item.thread = {x, y, z};
-          request.cpu_body(request.cpu_context);
-        }
   };
   if (blocks == 1)
     run_workgroup(0);

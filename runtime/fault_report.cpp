@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <unistd.h>
@@ -52,6 +53,10 @@ void on_abort(int signal) {
     put(s->device.c_str());
     put(" (the offload runtime's report is above); a GPU fault cannot be recovered from, so the "
         "program ends\n");
+    // The program's buffered output (a redirected stdout, its open FILEs) is written first;
+    // exit() itself would run libomptarget's teardown, which may wait on the lock held by the
+    // failed call.
+    std::fflush(nullptr);
     ::_exit(1);
   }
   // Not ours: whatever handled SIGABRT before, or the default (a core dump).

@@ -1,6 +1,8 @@
 // runtime/launch.cpp — offload::detail::launch: validates a launch, chooses its device (a GPU
 // holding the kernel's image, else the CPU device), reports it under OFFLOAD_INFO, runs it.
 #include "cpu_device.hpp"
+#include "cpu_fault.hpp"
+#include "cpu_mapping.hpp"
 #include "devices.hpp"
 #include "gpu_device.hpp"
 #include "info.hpp"
@@ -89,6 +91,10 @@ void check_launch_shape(const detail::launch_request &request, const kernel_info
                             " threads exceed the limit of every device (" +
                             std::to_string(max_workgroup_threads) + " threads, " +
                             std::to_string(max_workgroup_threads_z) + " in z)");
+  if (request.dynamic_shared_bytes > max_dynamic_shared_bytes)
+    rt::fail(context(), std::to_string(request.dynamic_shared_bytes) +
+                            " bytes of dynamic shared memory exceed the limit of every device (" +
+                            std::to_string(max_dynamic_shared_bytes) + " bytes)");
   if (g.x > max_workgroups_x || g.y > max_workgroups_yz || g.z > max_workgroups_yz)
     rt::fail(context(), "a grid of " + dims(g) + " workgroups exceeds the limit of every device (" +
                             std::to_string(max_workgroups_x) + " in x, " +
@@ -106,14 +112,38 @@ void report_launch(const detail::launch_request &request, const kernel_info *ker
 
 namespace detail {
 
+namespace {
+struct launch_context {
+  const launch_request &request;
+  const rt::kernel_info *kernel;
+};
+std::string describe_launch(const void *raw) {
+  const auto &c = *static_cast<const launch_context *>(raw);
+  return "kernel '" + kernel_name(c.request, c.kernel) + "' launched at " +
+         rt::short_location(c.request.where);
+}
+
+/// A kernel cannot launch a kernel on any device (on a GPU it does not build); on the CPU device,
+/// where the host-compiled kernel could call offload::launch, it is refused the same way.
+void refuse_launch_from_kernel(const launch_request &request, const rt::kernel_info *kernel) {
+  const launch_request *outer = rt::cpu_kernel_running();
+  if (!outer)
+    return;
+  const launch_context inner_context{request, kernel}, outer_context{*outer, rt::find_kernel(outer->kernel)};
+  rt::fail(describe_launch(&inner_context),
+           "launched from inside " + describe_launch(&outer_context) +
+               ": a kernel cannot launch kernels (on a GPU it does not build); launch both from "
+               "the host, one after the other");
+}
+} // namespace
+
 void launch(const launch_request &request) {
   rt::install_terminate_handler();
   const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
+  refuse_launch_from_kernel(request, kernel);
   rt::check_launch_shape(request, kernel);
-  auto context = [&] {
-    return "kernel '" + kernel_name(request, kernel) + "' launched at " +
-           rt::short_location(request.where);
-  };
+  const launch_context launch_ctx{request, kernel};
+  auto context = [&] { return describe_launch(&launch_ctx); };
   const rt::device_choice device = rt::choose_device(request.device, kernel != nullptr, context);
   if (rt::info_flags())
     rt::report_launch(request, kernel, *device.name);
@@ -121,10 +151,16 @@ void launch(const launch_request &request) {
     rt::gpu_device_run(device.gpu, request, *kernel);
   else
     try {
-      rt::cpu_device_run(request, !kernel || kernel->uses_barriers,
+      rt::cpu_mapping mapping(request, describe_launch, &launch_ctx);
+      rt::cpu_device_run(request, mapping.slots(), !kernel || kernel->uses_barriers,
                          kernel ? kernel->cpu_entry : nullptr);
+      mapping.copy_back();  // only after the whole grid succeeded, as on a GPU
     } catch (const offload::error &) {
       throw;
+    } catch (const rt::cpu_fault_error &f) {
+      throw offload::error("offload-cxx: error: " + context() + " failed on " + *device.name +
+                           ": " + f.fault.describe(f.fiber_stack_bytes) +
+                           "; the host's data is as it was before the launch");
     } catch (const std::exception &e) {
       // A kernel cannot throw on a GPU (a throw there is a trap, a device fault): on the CPU
       // device it is the same kind of failure, an offload::error naming the kernel.

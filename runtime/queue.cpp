@@ -217,6 +217,20 @@ std::shared_ptr<queue_state> queue_create(device_handle device) {
 }
 
 void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job) {
+  if (const launch_request &request = job->request(); request.device != default_device) {
+    const bool same = queue.device.gpu >= 0 ? request.device == queue.device.gpu
+                                            : request.device == cpu_device;
+    if (!same) {
+      const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
+      rt::fail("kernel '" + (kernel ? kernel->name : std::string("?")) + "' launched at " +
+                   rt::short_location(request.where),
+               ".device = " + std::to_string(request.device) + ", but the queue runs on " +
+                   (queue.device.gpu >= 0 ? rt::gpu_device_name(queue.device.gpu)
+                                          : rt::cpu_device_name()) +
+                   ": a queued launch runs on its queue's device (leave .device out, or use a "
+                   "queue made for that device)");
+    }
+  }
   queue.push(std::move(job));
   rt::note_last_launch_device(queue.device.gpu >= 0 ? &rt::gpu_device_name(queue.device.gpu)
                                                     : &rt::cpu_device_name());

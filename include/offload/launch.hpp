@@ -41,8 +41,11 @@ inline constexpr int cpu_device = -2;
 
 /// Launch limits every device enforces alike (those of NVIDIA and AMD GPUs), so that a launch
 /// that runs on the CPU device runs on any GPU: at most 1024 threads in a workgroup (64 in z);
-/// at most 2^31-1 workgroups in x and 65535 in y and z.
+/// at most 2^31-1 workgroups in x and 65535 in y and z; at most 227 KiB of dynamic shared memory
+/// per workgroup (the most any supported GPU grants: NVIDIA sm_90; AMD GPUs grant 64 KiB, and
+/// a launch above a GPU's own limit fails there).
 inline constexpr std::uint32_t max_workgroup_threads = 1024;
+inline constexpr std::uint32_t max_dynamic_shared_bytes = 227 * 1024;
 inline constexpr std::uint32_t max_workgroup_threads_z = 64;
 inline constexpr std::uint32_t max_workgroups_x = 2147483647u;
 inline constexpr std::uint32_t max_workgroups_yz = 65535;
@@ -159,6 +162,24 @@ template <class P, class A> constexpr bool check_argument() {
   return true;
 }
 
+/// Whether argument A reaches parameter P as a reference into a temporary (a container, array
+/// or object made in the call, e.g. `make_vector()` for a std::span parameter). offload::launch
+/// is done with it before the temporary dies; a queued launch runs later, after it has died.
+template <class P, class A> constexpr bool maps_a_temporary() {
+  constexpr abi::param_kind k = abi::param_kind_v<P>;
+  if constexpr (std::is_pointer_v<P> ||
+                !(k == abi::param_kind::map_tofrom || k == abi::param_kind::map_to ||
+                  k == abi::param_kind::span_tofrom || k == abi::param_kind::span_to)) {
+    return false;  // a pointer argument is an address, and values are copied
+  } else {
+    using F = forwarded_arg_t<A>;
+    using V = std::remove_cvref_t<F>;
+    // A span or pointer made in the call refers to memory that outlives it.
+    return !std::is_lvalue_reference_v<F> && !std::is_pointer_v<V> &&
+           !abi::is_special_class<V>::value;
+  }
+}
+
 /// A launch with its converted arguments and slot descriptions, owning everything the runtime
 /// reads: kept on the stack for offload::launch, on the heap for a queue.
 class launch_job {
@@ -203,9 +224,23 @@ private:
      ...);
   }
 
-  static void run_on_cpu(void *self) {
+  /// One work-item on the CPU device: the arguments as a GPU would rebuild them from the slots,
+  /// which point at the CPU device's copies of mapped objects (so that a write through an
+  /// offload::to argument never reaches the host object, as on a GPU).
+  static void run_on_cpu(void *self, const abi::slot_t *slots) {
     auto *job = static_cast<prepared_launch *>(self);
-    std::apply([&](auto &...params) { job->kernel_(static_cast<P>(params)...); }, job->params_);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      job->kernel_(abi::from_slots<P>(slots + first_slot<I>())...);
+    }(std::index_sequence_for<P...>{});
+  }
+
+  /// The first slot of parameter I.
+  template <std::size_t I> static constexpr unsigned first_slot() {
+    constexpr unsigned counts[] = {abi::slot_count_v<P>..., 0u};
+    unsigned offset = 0;
+    for (std::size_t k = 0; k < I; ++k)
+      offset += counts[k];
+    return offset;
   }
 
   void (*kernel_)(P...);

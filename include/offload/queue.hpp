@@ -15,6 +15,8 @@
 #include <offload/launch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <memory>
 #include <source_location>
 #include <span>
@@ -48,12 +50,16 @@ public:
         state_(detail::queue_create(device_)) {}
   queue(const queue &) = delete;
   queue &operator=(const queue &) = delete;
-  /// Waits for the queue; an error nobody waited for is reported on stderr.
+  /// Waits for the queue. An error nobody waited for is reported on stderr and ends the program
+  /// with exit status 1 (as an uncaught offload::error would), unless another exception is
+  /// already on its way.
   ~queue() {
     try {
       wait();
     } catch (const std::exception &e) {
       std::fprintf(stderr, "%s (found when the queue was destroyed without wait())\n", e.what());
+      if (std::uncaught_exceptions() == 0)
+        std::exit(1);
     }
   }
 
@@ -93,6 +99,10 @@ private:
     static_assert(sizeof...(P) == sizeof...(A),
                   "queue::launch: the number of arguments differs from the kernel's parameters");
     static_assert((detail::check_argument<P, A>() && ...));
+    static_assert(!(detail::maps_a_temporary<P, A>() || ...),
+                  "queue::launch: an argument is a temporary (a container, array or object made "
+                  "in the call) that the kernel would map: it is destroyed before the queued "
+                  "launch runs; keep it in a variable that lives until the queue's wait()");
     detail::queue_launch(*state_, std::make_unique<detail::prepared_launch<P...>>(
                                       kernel, config, std::forward<A>(args)...));
   }

@@ -34,7 +34,7 @@ TEST(CpuDevice, RunsEveryWorkItemOnceWithItsIndices) {
   r.threads = {5, 2, 3};
   const std::size_t n = 3 * 4 * 2 * 5 * 2 * 3;
   r.hits = std::vector<std::atomic<int>>(n);
-  offload::rt::cpu_device_run(request_for(r, [](void *raw) {
+  offload::rt::cpu_device_run(request_for(r, [](void *raw, const offload::abi::slot_t *) {
     auto &r = *static_cast<grid_record *>(raw);
     using namespace offload;
     if (grid_dim_x() != 3 || grid_dim_y() != 4 || grid_dim_z() != 2 || block_dim_x() != 5 ||
@@ -42,7 +42,7 @@ TEST(CpuDevice, RunsEveryWorkItemOnceWithItsIndices) {
       ++r.wrong;
     std::size_t x = global_id_x(), y = global_id_y(), z = global_id_z();
     r.hits[(z * 8 + y) * 15 + x]++;
-  }));
+  }), nullptr);
   EXPECT_EQ(r.wrong.load(), 0);
   for (std::size_t i = 0; i < n; ++i)
     ASSERT_EQ(r.hits[i].load(), 1) << "work-item " << i;
@@ -52,10 +52,10 @@ TEST(CpuDevice, RethrowsAWorkItemsException) {
   grid_record r;
   r.groups = {64, 1, 1};
   r.threads = {1, 1, 1};
-  EXPECT_THROW(offload::rt::cpu_device_run(request_for(r, [](void *) {
+  EXPECT_THROW(offload::rt::cpu_device_run(request_for(r, [](void *, const offload::abi::slot_t *) {
                  if (offload::block_id_x() == 17)
                    throw std::runtime_error("work-item 17");
-               })),
+               }), nullptr),
                std::runtime_error);
 }
 
@@ -74,7 +74,7 @@ TEST(CpuDevice, BarriersSynchroniseTheWorkgroup) {
   q.workgroups = {8, 1, 1};
   q.threads = {64, 1, 1};
   q.cpu_context = &r;
-  q.cpu_body = [](void *raw) {
+  q.cpu_body = [](void *raw, const offload::abi::slot_t *) {
     auto &r = *static_cast<barrier_record *>(raw);
     auto &slots = offload::shared<int[64]>([] {});
     const unsigned me = offload::thread_id_x();
@@ -87,7 +87,7 @@ TEST(CpuDevice, BarriersSynchroniseTheWorkgroup) {
       offload::barrier();
     }
   };
-  offload::rt::cpu_device_run(q, /*uses_barriers=*/true);
+  offload::rt::cpu_device_run(q, nullptr, /*uses_barriers=*/true);
   EXPECT_EQ(r.wrong.load(), 0);
 }
 
@@ -98,7 +98,7 @@ TEST(CpuDevice, DynamicSharedMemoryHasTheLaunchSize) {
   q.threads = {16, 1, 1};
   q.dynamic_shared_bytes = 16 * sizeof(double);
   q.cpu_context = &r;
-  q.cpu_body = [](void *raw) {
+  q.cpu_body = [](void *raw, const offload::abi::slot_t *) {
     auto &r = *static_cast<barrier_record *>(raw);
     double *d = offload::dynamic_shared<double>();
     d[offload::thread_id_x()] = offload::thread_id_x();
@@ -106,7 +106,7 @@ TEST(CpuDevice, DynamicSharedMemoryHasTheLaunchSize) {
     if (d[15 - offload::thread_id_x()] != 15 - offload::thread_id_x())
       ++r.wrong;
   };
-  offload::rt::cpu_device_run(q, true);
+  offload::rt::cpu_device_run(q, nullptr, true);
   EXPECT_EQ(r.wrong.load(), 0);
 }
 } // namespace

@@ -38,8 +38,10 @@ struct source_loc {
   std::uint32_t column;
 };
 
-/// Runs one work-item of the kernel on the CPU device with the host-compiled kernel.
-using cpu_body_fn = void (*)(void *context);
+/// Runs one work-item of the kernel on the CPU device with the host-compiled kernel, its
+/// arguments rebuilt from `slots` (the launch's slots, mapped objects at the CPU device's copies
+/// of them: runtime/cpu_mapping.hpp).
+using cpu_body_fn = void (*)(void *context, const abi::slot_t *slots);
 
 /// Everything the runtime needs for one launch.
 struct launch_request {

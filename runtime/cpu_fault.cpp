@@ -1,0 +1,185 @@
+// runtime/cpu_fault.cpp — see cpu_fault.hpp.
+#include "cpu_fault.hpp"
+
+#include <csetjmp>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+namespace offload::rt {
+namespace {
+
+constexpr int caught_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+struct sigaction previous_actions[4];
+
+struct landing {
+  sigjmp_buf jump;
+  cpu_fault fault;
+};
+thread_local landing *current_landing = nullptr;
+thread_local const char *running_stack_guard_low = nullptr, *running_stack_guard_high = nullptr;
+
+/// Each thread that runs kernels gets an alternate signal stack (unless it has one), so that the
+/// handler runs even when the fault is a stack overflow.
+struct alternate_stack {
+  void *memory = nullptr;
+  alternate_stack() {
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE))
+      return;  // the thread has one already (the program's, or a sanitizer's)
+    constexpr std::size_t bytes = 64 * 1024;
+    memory = std::malloc(bytes);
+    if (!memory)
+      return;
+    stack_t stack{};
+    stack.ss_sp = memory;
+    stack.ss_size = bytes;
+    if (sigaltstack(&stack, nullptr) != 0) {
+      std::free(memory);
+      memory = nullptr;
+    }
+  }
+  ~alternate_stack() {
+    if (!memory)
+      return;
+    stack_t off{};
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+    std::free(memory);
+  }
+};
+
+void forward(int signal, siginfo_t *info, void *context) {
+  for (int i = 0; i < 4; ++i) {
+    if (caught_signals[i] != signal)
+      continue;
+    const struct sigaction &before = previous_actions[i];
+    if ((before.sa_flags & SA_SIGINFO) && before.sa_sigaction) {
+      before.sa_sigaction(signal, info, context);
+      return;
+    }
+    if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN) {
+      before.sa_handler(signal);
+      return;
+    }
+    // The default: reinstate it and return, so that the faulting instruction runs again and
+    // the program ends with the signal, as it would have without us.
+    sigaction(signal, &before, nullptr);
+    return;
+  }
+}
+
+bool near_stack_pointer([[maybe_unused]] const void *address, [[maybe_unused]] void *context) {
+#if defined(__x86_64__)
+  const auto sp = static_cast<std::uintptr_t>(
+      static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RSP]);
+  const auto a = reinterpret_cast<std::uintptr_t>(address);
+  // A frame's first touch lies a little below the stack pointer (or, after the call that
+  // overflowed, at it).
+  return a <= sp + 256 && a + 65536 >= sp;
+#else
+  return false;
+#endif
+}
+
+void on_fault(int signal, siginfo_t *info, void *context) {
+  landing *l = current_landing;
+  if (!l || (info->si_code <= 0 && signal != SIGSEGV)) {  // not a kernel's, or sent by kill()
+    forward(signal, info, context);
+    return;
+  }
+  l->fault.signal = signal;
+  l->fault.address = info->si_addr;
+  const char *a = static_cast<const char *>(info->si_addr);
+  l->fault.stack_overflow =
+      (signal == SIGSEGV || signal == SIGBUS) &&
+      ((running_stack_guard_low && a >= running_stack_guard_low && a < running_stack_guard_high) ||
+       near_stack_pointer(info->si_addr, context));
+  current_landing = nullptr;
+  siglongjmp(l->jump, 1);
+}
+
+void install_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction action {};
+    action.sa_sigaction = on_fault;
+    // SA_NODEFER: the handler leaves by siglongjmp without restoring the signal mask (restoring
+    // it would cost a system call per workgroup), so the signal must not be blocked inside it.
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < 4; ++i)
+      sigaction(caught_signals[i], &action, &previous_actions[i]);
+  });
+}
+
+const char *signal_name(int signal) {
+  switch (signal) {
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  }
+  return "a signal";
+}
+} // namespace
+
+std::string cpu_fault::describe(std::size_t fiber_stack_bytes) const {
+  char text[256];
+  if (stack_overflow && fiber_stack_bytes) {
+    std::snprintf(text, sizeof text,
+                  "a work-item overflowed its stack of %zu KiB (a kernel with barriers runs each "
+                  "work-item on a stack of its own): set OFFLOAD_CPU_STACK to more bytes",
+                  fiber_stack_bytes / 1024);
+    return text;
+  }
+  if (stack_overflow)
+    return "a work-item overflowed the thread's stack: its locals or by-value arguments are "
+           "larger than any device allows";
+  switch (signal) {
+  case SIGFPE:
+    std::snprintf(text, sizeof text, "arithmetic fault (SIGFPE, e.g. an integer division by 0)");
+    break;
+  case SIGILL:
+    std::snprintf(text, sizeof text, "the kernel trapped (SIGILL)");
+    break;
+  default:
+    std::snprintf(text, sizeof text, "invalid memory access at address 0x%llx (%s)",
+                  static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(address)),
+                  signal_name(signal));
+  }
+  return text;
+}
+
+bool run_catching_faults(void (*body)(void *), void *arg, cpu_fault &fault) {
+  install_handlers();
+  static thread_local alternate_stack stack;
+  (void)stack;
+  landing here;
+  struct restore {  // also when the kernel throws
+    landing *outer = current_landing;
+    ~restore() { current_landing = outer; }
+  } restore_outer;
+  if (sigsetjmp(here.jump, 0) != 0) {
+    running_stack_guard_low = running_stack_guard_high = nullptr;
+    fault = here.fault;
+    return false;
+  }
+  current_landing = &here;
+  body(arg);
+  return true;
+}
+
+void set_running_stack(const void *lowest, std::size_t guard_bytes) noexcept {
+  running_stack_guard_high = static_cast<const char *>(lowest);
+  running_stack_guard_low = running_stack_guard_high ? running_stack_guard_high - guard_bytes
+                                                     : nullptr;
+}
+
+} // namespace offload::rt
