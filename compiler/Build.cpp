@@ -237,6 +237,16 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
                          Object, S.Commands);
 }
 
+Error checkKernelsDefined(const Manifest &Program) {
+  for (const ManifestKernel &K : Program.Kernels)
+    if (!K.Defined)  // else the host link's raw lines, about temporary objects
+      return createStringError(inconvertibleErrorCode(),
+                               "kernel '%s' is launched but defined in no file of the program "
+                               "(declared at %s): define it, or add the file that defines it",
+                               K.Name.c_str(), K.DeclaredAt.c_str());
+  return Error::success();
+}
+
 Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, ArrayRef<std::string> Inputs) {
   Timer T{"device link", S.Commands};
   std::vector<DeviceImageFile> Files;
@@ -252,6 +262,8 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, ArrayRef<std::s
   Expected<MergedDeviceCode> Merged = mergeDeviceCode(Files, S.TempDir + "/" + S.Stem);
   if (!Merged)
     return Merged.takeError();
+  if (Error E = checkKernelsDefined(Merged->Kernels))
+    return E;
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
     return Tools.takeError();

@@ -87,6 +87,9 @@ llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
                             const std::string &HostObject, const std::string &Object,
                             bool SkipWithoutKernels = false);
 
+/// Refuses a program in which a launched kernel is only declared: no file defines it.
+llvm::Error checkKernelsDefined(const Manifest &Program);
+
 /// The device code of objects and static libraries (their `.offload_cxx` sections), linked per
 /// architecture and lowered once: what the program registers.
 llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,

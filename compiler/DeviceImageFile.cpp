@@ -2,11 +2,13 @@
 #include "DeviceImageFile.h"
 #include "Subprocess.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstddef>
 
@@ -16,12 +18,20 @@ using namespace llvm::object;
 namespace offload::compiler {
 
 static constexpr StringLiteral RecordKey = "offload-cxx";
+/// Each record carries a checksum of its bytes (xxh3, hex): a damaged object (a flipped byte in
+/// its offload section) is refused by name instead of reaching the bitcode reader, which may
+/// crash on malformed input.
+static constexpr StringLiteral ChecksumKey = "offload-cxx.checksum";
+
+static std::string checksum(StringRef Bytes) { return utohexstr(xxh3_64bits(Bytes)); }
 
 static SmallString<0> record(ImageKind Kind, MapVector<StringRef, StringRef> Strings,
                              StringRef Bytes) {
   OffloadBinary::OffloadingImage Image;
   Image.TheImageKind = Kind;
   Image.TheOffloadKind = OFK_OpenMP;
+  const std::string Sum = checksum(Bytes);
+  Strings[ChecksumKey] = Sum;
   Image.StringData = std::move(Strings);
   Image.Image = MemoryBuffer::getMemBufferCopy(Bytes);
   return OffloadBinary::write(Image);
@@ -117,6 +127,9 @@ Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin
   for (const auto &R : Records) {
     const OffloadBinary &B = *R.second;
     StringRef What = B.getString(RecordKey);
+    if (B.getString(ChecksumKey) != checksum(B.getImage()))
+      return Fail("its device code is damaged (a record's checksum does not match its bytes): "
+                  "rebuild it");
     if (What == "manifest") {
       Expected<Manifest> M = parseManifest(B.getImage(), Origin);
       if (!M)

@@ -538,6 +538,8 @@ int main(int argc, char **argv) {
       check(Parsed.takeError());
     }
     Manifest M = std::move(*Parsed);
+    if (LinkLibs.empty())  // else a library may define it
+      check(checkKernelsDefined(M));
     std::string ManifestOut = (TempDir + "/" + Stem + ".manifest").str();
     if (SaveTemps)
       check(writeManifest(M, ManifestOut));

@@ -195,10 +195,13 @@ public:
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody() || F->isTemplated())
       return true;
-    // An explicit instantiation (`template int f<int>(int);`) is defined here for other files.
-    if (F->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition &&
-        !isMarkedKernel(F)) {
-      recordExport(F);
+    // An explicit instantiation (`template int f<int>(int);`) is defined here for other files:
+    // a plain function for their kernels to call, or a kernel for them to launch.
+    if (F->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition) {
+      if (isMarkedKernel(F))
+        recordKernel(F, F->getPointOfInstantiation(), /*Report=*/false);
+      else
+        recordExport(F);
       return true;
     }
     if (F->getTemplateSpecializationKind() != TSK_Undeclared)
@@ -359,6 +362,7 @@ private:
     }
     MK.Entry = deviceEntryName(MK.HostSymbol);
     MK.UsesBarriers = BarrierFinder().mayCallBarrier(K);
+    MK.Defined = K->isDefined();
     MK.Callee = exactCallee(K, Ctx);
     PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(K->getLocation());
     if (PL.isValid())

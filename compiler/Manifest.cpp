@@ -26,6 +26,7 @@ void Manifest::addKernel(ManifestKernel K) {
   // The same instantiation seen from several files: a file that only declares the kernel cannot
   // see its barriers, the file that defines it can — whichever comes first on the link line.
   It->UsesBarriers |= K.UsesBarriers;
+  It->Defined |= K.Defined;
   It->FromArchive &= K.FromArchive;
 }
 
@@ -64,6 +65,7 @@ std::string toJSON(const Manifest &M) {
                                    {"callee", K.Callee},
                                    {"declared_at", K.DeclaredAt},
                                    {"uses_barriers", K.UsesBarriers},
+                                   {"defined", K.Defined},
                                    {"params", std::move(Params)}});
   }
   json::Object Root{{"format", "offload-cxx-manifest"},
@@ -137,6 +139,7 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
       *Field = *S;
     }
     K.UsesBarriers = KO->getBoolean("uses_barriers").value_or(true);
+    K.Defined = KO->getBoolean("defined").value_or(true);
     if (K.Entry != deviceEntryName(K.HostSymbol))
       return Fail("kernel '" + K.Name + "': entry does not match its host symbol");
     const json::Array *Params = KO->getArray("params");

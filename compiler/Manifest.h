@@ -28,6 +28,9 @@ struct ManifestKernel {
   std::vector<ManifestParam> Params;
   /// The kernel may call offload::barrier() (the CPU device then runs work-items as fibers).
   bool UsesBarriers = true;
+  /// The translation unit has the kernel's definition (not only a declaration): the link step
+  /// refuses a program where no file defines a launched kernel.
+  bool Defined = true;
   /// Set by the link step for kernels of static-library members (not written to manifests).
   bool FromArchive = false;
 };

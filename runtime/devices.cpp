@@ -51,6 +51,14 @@ std::string environment_problem() {
       std::strcmp(g, "liboffload") != 0)
     return std::string("OFFLOAD_GPU_STREAMS=") + g +
            " is not understood (off, 0 or liboffload, or leave it unset)";
+  if (const char *c = std::getenv("OFFLOAD_CUDA_SCHEDULE"); c && *c) {
+    bool known = false;
+    for (const char *v : {"auto", "spin", "yield", "blocking"})
+      known |= std::strcmp(c, v) == 0;
+    if (!known)
+      return std::string("OFFLOAD_CUDA_SCHEDULE=") + c +
+             " is not understood (auto, spin, yield or blocking, or leave it unset)";
+  }
   return {};
 }
 } // namespace

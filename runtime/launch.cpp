@@ -33,6 +33,17 @@ std::terminate_handler previous_terminate = nullptr;
       // as after any other exit(1).
       std::exit(1);
     } catch (...) {
+      // A noexcept kernel that throws on the CPU device: the same error as any kernel's throw.
+      if (const detail::launch_request *request = rt::cpu_kernel_running()) {
+        const rt::kernel_info *kernel = rt::find_kernel(request->kernel);
+        std::fprintf(stderr,
+                     "offload-cxx: error: kernel '%s' launched at %s threw an exception (out of a "
+                     "noexcept kernel); a kernel cannot throw on a GPU, where a throw is a device "
+                     "fault\n",
+                     kernel ? kernel->name.c_str() : "?",
+                     rt::short_location(request->where).c_str());
+        std::exit(1);
+      }
     }
   }
   if (previous_terminate)

@@ -229,9 +229,11 @@ private:
   /// offload::to argument never reaches the host object, as on a GPU).
   static void run_on_cpu(void *self, const abi::slot_t *slots) {
     auto *job = static_cast<prepared_launch *>(self);
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      job->kernel_(abi::from_slots<P>(slots + first_slot<I>())...);
-    }(std::index_sequence_for<P...>{});
+    // (An unmappable parameter is reported by check_argument, once.)
+    if constexpr (((abi::param_kind_v<P> != abi::param_kind::unmappable) && ...))
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        job->kernel_(abi::from_slots<P>(slots + first_slot<I>())...);
+      }(std::index_sequence_for<P...>{});
   }
 
   /// The first slot of parameter I.

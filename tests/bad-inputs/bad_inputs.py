@@ -55,12 +55,16 @@ CLASSES = {
     "copy-too-large": r"offload-cxx: error: copy at [^:]+:\d+: \d+ elements do not fit a buffer of \d+",
     "device-fault": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ failed on ",
     "queued-device-fault": r"offload-cxx: error: one of \d+ queued launches failed on .*kernel '\w+' launched at [\w.-]+:\d+",
-    "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS|OFFLOAD_INFO|OFFLOAD_CPU_STACK|OFFLOAD_GPU_STREAMS)=\S+ is not",
+    "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS|OFFLOAD_INFO|OFFLOAD_CPU_STACK|OFFLOAD_GPU_STREAMS|OFFLOAD_CUDA_SCHEDULE)=\S+ is not",
     "buffer-size-overflow": r"offload-cxx: error: buffer at [^:]+:\d+: (\d+ elements of \d+ bytes are more bytes than a 64-bit size holds|cannot allocate)",
     "kernel-threw": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ threw an exception",
     "device-host-global": r"error: kernel '[^']+' uses the global variable '[^']+', which exists only on the host",
     "bundle-symlink": r"error: '[^']+' is a symbolic link: name the bundle's folder itself",
     "same-input-output": r"offload-cxx: error: input file '[^']+' is the same as output file",
+    "nested-launch": r"error: kernel '[^']+' launches kernel '[^']+': a kernel cannot launch kernels",
+    "queued-temporary": r"error: static assertion failed: queue::launch: an argument is a temporary",
+    "kernel-undefined": r"offload-cxx: error: kernel '[^']+' is launched but defined in no file of the program",
+    "queue-device-mismatch": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+: \.device = -?\d+, but the queue runs on",
 }
 
 
@@ -98,6 +102,7 @@ def run_case(name, klass, kernel=None, env=None, gpu=None, marked=True, **kw):
 
 
 FINE = src("fine")
+DEVICE_SECTION = ".offload_cxx"  # compiler/ObjectFiles.h, DeviceSectionName
 CASES = [
     # --- build: the user's C++ and kernels (host-metadata pass, clang's diagnostics) ---
     build_case("syntax", "cxx-error"),
@@ -116,6 +121,10 @@ CASES = [
                marked=False, extra=["--offload-arch=sm_90,host"], needs={"ptxas"}),
     build_case("host-global", "device-host-global", kernel="reads_host", marked=False,
                extra=["--offload-arch=sm_90,host"], needs={"ptxas"}),
+    build_case("nested-launch", "nested-launch", kernel="outer"),
+    build_case("queued-temporary", "queued-temporary"),
+    build_case("pointer-17-deep", "parameter-unmappable", kernel="deep"),
+    build_case("undefined-kernel", "kernel-undefined", kernel="never_defined"),
     # --- build: architectures and toolkits ---
     Case("missing-ptxas", "no-ptxas", "build",
          ["{driver}", "--offload-arch=sm_90,host", FINE, "-o", "{work}/missing-ptxas"],
@@ -197,6 +206,15 @@ CASES = [
     Case("manifest-is-the-source", "same-input-output", "build",
          ["{driver}", "--pass=host-metadata", "{work}/mine.cpp", "-o", "{work}/mine.cpp"],
          setup="own-source"),
+    Case("object-byte-flipped", "bad-device-image", "build",
+         ["{driver}", "{work}/flipped.o", "-o", "{work}/flipped"], setup="flipped-object",
+         output="{work}/flipped"),
+    Case("object-offload-section-truncated", "bad-device-image", "build",
+         ["{driver}", "{work}/cut.o", "-o", "{work}/cut"], setup="cut-object", output="{work}/cut"),
+    Case("nested-launch-for-gpu", "nested-launch", "build",
+         ["{driver}", "--offload-arch=sm_90,host", src("nested-launch"), "-o", "{work}/nl90"],
+         kernel="outer", where=(src("nested-launch"), "nested-launch"), output="{work}/nl90",
+         needs={"ptxas"}),
     # --- run: launches ---
     run_case("empty-grid", "empty-grid", kernel="set"),
     run_case("empty-threads", "empty-grid", kernel="set"),
@@ -230,6 +248,23 @@ CASES = [
              note="a throw on a GPU is a trap: device-fault there"),
     run_case("throw-in-queued-kernel", "kernel-threw", kernel="throws"),
     run_case("size-t-grid-too-large", "launch-limit", kernel="set"),
+    run_case("cpu-fault", "device-fault", kernel="read_far"),
+    run_case("cpu-fault-queued", "device-fault", kernel="read_far", gpu=False,
+             note="on a GPU: queued-device-fault, gpu-queue-fault"),
+    run_case("cpu-stack-overflow", "device-fault", kernel="big_locals", gpu=False,
+             note="a GPU work-item's locals live in its local memory"),
+    run_case("dynamic-shared-1mib", "launch-limit", kernel="set"),
+    run_case("dynamic-shared-4gib", "launch-limit", kernel="set"),
+    run_case("queue-device-mismatch", "queue-device-mismatch", kernel="set"),
+    run_case("queue-destroyed-with-error", "empty-grid", kernel="set"),
+    run_case("throw-in-noexcept-kernel", "kernel-threw", kernel="throws_noexcept", gpu=False,
+             note="a throw on a GPU is a trap: device-fault there"),
+    run_case("env-stack-garbage", "bad-environment", kernel="set", env={"OFFLOAD_CPU_STACK": "garbage"}),
+    run_case("env-stack-negative", "bad-environment", kernel="set", env={"OFFLOAD_CPU_STACK": "-5"}),
+    run_case("env-bad-cuda-schedule", "bad-environment", kernel="set",
+             env={"OFFLOAD_CUDA_SCHEDULE": "fast"}),
+    run_case("env-stack-huge", "bad-environment", kernel="set",
+             env={"OFFLOAD_CPU_STACK": "100000000000"}),
     # --- run, GPU only ---
     run_case("gpu-out-of-bounds", "device-fault", kernel="write_far", gpu=True),
     run_case("gpu-queue-fault", "queued-device-fault", kernel="write_far", gpu=True),
@@ -297,6 +332,23 @@ def prepare(setup, work, driver):
             os.symlink(target, link)
     elif setup == "own-source":
         shutil.copy(FINE, os.path.join(work, "mine.cpp"))
+    elif setup in ("flipped-object", "cut-object"):
+        # fine.cpp compiled, then one byte of its device code flipped (or the section cut short).
+        obj = os.path.join(work, "fine-for-damage.o")
+        subprocess.run([driver, "-c", FINE, "-o", obj], check=True)
+        section = os.path.join(work, "section.bin")
+        objcopy = shutil.which("llvm-objcopy-22") or "/usr/lib/llvm-22/bin/llvm-objcopy"
+        subprocess.run([objcopy, "--dump-section", DEVICE_SECTION + "=" + section, obj], check=True)
+        data = bytearray(open(section, "rb").read())
+        if setup == "flipped-object":
+            data[len(data) * 3 // 4] ^= 0x5a  # inside the last image's bytes
+            out = os.path.join(work, "flipped.o")
+        else:
+            data = data[: len(data) - 64]
+            out = os.path.join(work, "cut.o")
+        open(section, "wb").write(bytes(data))
+        subprocess.run([objcopy, "--update-section", DEVICE_SECTION + "=" + section, obj, out],
+                       check=True)
 
 
 def check(case, result, work):

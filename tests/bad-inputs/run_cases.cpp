@@ -33,6 +33,24 @@ OFFLOAD_KERNEL void write_far(offload::device_ptr<double> x, std::size_t far) {
   x.get()[far] = 1.0;  // far beyond the allocation: a fault on a GPU
 }
 
+OFFLOAD_KERNEL void read_far(std::span<double> x, std::size_t far) {
+  x[offload::global_id_x() % x.size()] = -1.0;  // writes first: the host's copy must not see it
+  x[0] += x.data()[far];                          // far beyond the mapping: a fault
+}
+
+OFFLOAD_KERNEL void big_locals(int (*x)[4]) {
+  volatile char big[300000];  // more than a CPU work-item's default stack (128 KiB)
+  big[0] = char((*x)[0]);
+  offload::barrier();
+  big[299999] = 1;
+  (*x)[offload::thread_id_x() % 4] = big[0] + big[299999];
+}
+
+OFFLOAD_KERNEL void throws_noexcept(int (*x)[4]) noexcept {
+  if ((*x)[0] > 0)
+    throw std::runtime_error("thrown in a noexcept kernel");
+}
+
 int x[4] = {1, 2, 3, 4};
 
 /// Runs `f`, which must throw offload::error; then checks `data` is still `expected` and
@@ -124,6 +142,46 @@ int main(int argc, char **argv) {
          q.launch(throws, {.threads = {4}}, &x); /* case:throw-in-queued-kernel */
          q.wait();
        }},
+      {"cpu-fault", [&] {
+         expect_intact([&] {
+           offload::launch(read_far, {.workgroups = {4}, .threads = {64}}, std::span(v), std::size_t(1) << 40); /* case:cpu-fault */
+         }, v, original);
+       }},
+      {"cpu-fault-queued", [&] {
+         expect_intact([&] {
+           offload::queue q;
+           q.launch(read_far, {.workgroups = {4}, .threads = {64}}, std::span(v), std::size_t(1) << 40); /* case:cpu-fault-queued */
+           q.wait();
+         }, v, original);
+       }},
+      {"cpu-stack-overflow", [] {
+         int before[4] = {1, 2, 3, 4};
+         try {
+           offload::launch(big_locals, {.threads = {8}}, &x); /* case:cpu-stack-overflow */
+         } catch (const offload::error &) {
+           if (std::memcmp(before, x, sizeof x) != 0) {
+             std::fprintf(stderr, "HOST DATA CHANGED by a failed launch\n");
+             std::exit(3);
+           }
+           throw;
+         }
+       }},
+      {"dynamic-shared-1mib", [] { offload::launch(set, {.threads = {4}, .dynamic_shared_bytes = 1u << 20}, &x, 9); /* case:dynamic-shared-1mib */ }},
+      {"dynamic-shared-4gib", [] { offload::launch(set, {.threads = {4}, .dynamic_shared_bytes = 0xffffffffu}, &x, 9); /* case:dynamic-shared-4gib */ }},
+      {"queue-device-mismatch", [] {
+         offload::queue q(offload::cpu_device);
+         q.launch(set, {.threads = {4}, .device = 7}, &x, 9); /* case:queue-device-mismatch */
+         q.wait();
+       }},
+      {"queue-destroyed-with-error", [] {
+         offload::queue q;
+         q.launch(set, {.workgroups = {0}}, &x, 9); /* case:queue-destroyed-with-error */
+       }},
+      {"throw-in-noexcept-kernel", [] { offload::launch(throws_noexcept, {.threads = {4}}, &x); /* case:throw-in-noexcept-kernel */ }},
+      {"env-stack-garbage", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-garbage */ }},
+      {"env-stack-negative", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-negative */ }},
+      {"env-bad-cuda-schedule", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-cuda-schedule */ }},
+      {"env-stack-huge", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-huge */ }},
       {"size-t-grid-too-large", [] {
          const std::size_t n = std::size_t(1) << 45;
          offload::launch(set, {.workgroups = {(n + 255) / 256}}, &x, 9); /* case:size-t-grid-too-large */

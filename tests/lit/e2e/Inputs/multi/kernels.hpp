@@ -13,6 +13,11 @@ OFFLOAD_KERNEL void scale(std::span<T> x, T factor) {
 
 OFFLOAD_KERNEL void saxpy(float a, std::span<const float> x, std::span<float> y);
 
+// A kernel template defined and explicitly instantiated in saxpy.cpp only.
+template <class T>
+OFFLOAD_KERNEL void add_to_each(std::span<T> x, T d);
+extern template void add_to_each<float>(std::span<float>, float);
+
 // Functions of each file, called from main.cpp.
 double run_a();
 double run_b();
