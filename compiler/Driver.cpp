@@ -351,6 +351,9 @@ int main(int argc, char **argv) {
         fail("cannot read '" + In + "': it is a folder");
       else if (!sys::fs::is_regular_file(In))
         fail("cannot read '" + In + "': it is not a regular file");
+      else if (isCxxSource(In) && !includablePath(In))
+        fail("cannot compile '" + In + "': its name holds a newline, or both '\"' and '>', "
+             "and offload-cxx's generated code must #include it; rename the file");
     if (CompileOnly && Inputs.size() > 1 && !Output.empty())
       fail("-o with -c names one object, but there are " + std::to_string(Inputs.size()) +
            " sources");
@@ -486,7 +489,9 @@ int main(int argc, char **argv) {
     std::vector<std::string> Sources(Inputs.begin(), Inputs.end()), Objects;
     for (const std::string &In : Sources) {
       if (isCxxSource(In)) {
-        std::string Object = (TempDir + "/" + sys::path::stem(In) + ".compiled.o").str();
+        // Numbered: a/x.cpp and b/x.cpp share a stem.
+        std::string Object = (TempDir + "/" + Twine(Objects.size()) + "." + sys::path::stem(In) +
+                              ".compiled.o").str();
         CompileToObject(In, Object);
         Objects.push_back(Object);
       } else {

@@ -30,6 +30,16 @@ void Manifest::addKernel(ManifestKernel K) {
   It->FromArchive &= K.FromArchive;
 }
 
+bool includablePath(StringRef Path) {
+  return !Path.contains('\n') && !Path.contains('\r') &&
+         !(Path.contains('"') && Path.contains('>'));
+}
+
+std::string includeDirective(StringRef Path) {
+  return Path.contains('"') ? ("#include <" + Path + ">\n").str()
+                            : ("#include \"" + Path + "\"\n").str();
+}
+
 unsigned slotCount(StringRef Kind) { return Kind.starts_with("span_") ? 2 : 1; }
 
 std::string deviceEntryName(StringRef HostSymbol) {

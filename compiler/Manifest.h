@@ -57,6 +57,13 @@ struct Manifest {
   void addKernel(ManifestKernel K);
 };
 
+/// `#include "PATH"` for a generated source including the user's file; `#include <PATH>` when
+/// the path holds a '"' (a header name has no escapes). Paths no #include can name (a '"' and a
+/// '>', a newline) are refused by the driver (includablePath).
+std::string includeDirective(llvm::StringRef Path);
+/// Whether a generated source can #include Path.
+bool includablePath(llvm::StringRef Path);
+
 /// Launch slots a parameter of this kind takes (offload::abi::slot_count): 2 for spans, else 1.
 unsigned slotCount(llvm::StringRef Kind);
 
