@@ -1,5 +1,6 @@
 // compiler/DevicePass.cpp — see DevicePass.h.
 #include "DevicePass.h"
+#include "DeviceDiagnostics.h"
 #include "CpuImage.h"
 
 #include <cstring>
@@ -148,15 +149,22 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
                                       "-openmp-opt-disable",
                                       "-emit-llvm",
                                       "-c",
+                                      // .loc lines in the PTX, so that a ptxas error (an inline
+                                      // asm statement's) is reported at the user's line; no
+                                      // debug sections, and the code is the same.
+                                      "-gline-directives-only",
                                       O.OptLevel,
                                       "-I" + Tools.OffloadIncludeDir};
   appendUserFlagsForClang(Compile, M.CompileArgs);
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   if (std::optional<std::vector<std::string>> Frontend = deviceFrontendJob(Compile))
     Compile = std::move(*Frontend);  // the device job alone: no host pre-pass
-  if (Error E = runCommand(Compile, O.Commands))
+  std::string Diagnostics;
+  Error Failed = runCommandCapturingErrors(Compile, O.Commands, Bitcode + ".stderr", Diagnostics);
+  errs() << tidyDeviceDiagnostics(Diagnostics, O.TempDir, Tools.OffloadIncludeDir);
+  if (Failed)
     return createStringError(inconvertibleErrorCode(), "device compile for %s of '%s': %s",
-                             Arch.c_str(), M.Source.c_str(), toString(std::move(E)).c_str());
+                             Arch.c_str(), M.Source.c_str(), toString(std::move(Failed)).c_str());
   return Bitcode;
 }
 
@@ -315,9 +323,19 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::
                               "-nvvm-reflect-add=__CUDA_PREC_DIV=1", "-S", Bitcode, "-o", Ptx},
                              O.Commands))
       return E;
-    if (Error E = runCommand({Tools.Ptxas, "-arch=" + Arch, "-O3", Ptx, "-o", ImagePath},
-                             O.Commands))
-      return E;
+    std::string PtxasErrors;
+    if (Error E = runCommandCapturingErrors({Tools.Ptxas, "-arch=" + Arch, "-O3", Ptx, "-o",
+                                             ImagePath},
+                                            O.Commands, Ptx + ".stderr", PtxasErrors)) {
+      Expected<std::string> PtxText = readBytes(Ptx);
+      errs() << ptxasErrorsAtSource(PtxasErrors, PtxText ? *PtxText : "", Arch);
+      consumeError(PtxText.takeError());
+      return createStringError(inconvertibleErrorCode(),
+                               "ptxas refused the device code for %s (an asm statement in a "
+                               "kernel?): %s",
+                               Arch.c_str(), toString(std::move(E)).c_str());
+    }
+    errs() << PtxasErrors;  // its warnings, if any
     Image.Kind = object::IMG_Cubin;
   } else {
     const std::string Object = tempPath(O, "." + Arch + ".o");

@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,7 +25,26 @@ static void printCommand(ArrayRef<std::string> Argv) {
   errs() << "\n";
 }
 
+static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
+                 const std::string *StderrFile);
+
 Error runCommand(ArrayRef<std::string> Argv, const CommandOptions &Options) {
+  return run(Argv, Options, nullptr);
+}
+
+Error runCommandCapturingErrors(ArrayRef<std::string> Argv, const CommandOptions &Options,
+                                const std::string &StderrFile, std::string &Stderr) {
+  Error E = run(Argv, Options, &StderrFile);
+  if (!Options.DryRun)
+    if (auto Text = MemoryBuffer::getFile(StderrFile)) {
+      Stderr = (*Text)->getBuffer().str();
+      sys::fs::remove(StderrFile);
+    }
+  return E;
+}
+
+static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
+                 const std::string *StderrFile) {
   assert(!Argv.empty() && "a command needs a program");
   if (Options.Verbose || Options.DryRun)
     printCommand(Argv);
@@ -33,7 +53,12 @@ Error runCommand(ArrayRef<std::string> Argv, const CommandOptions &Options) {
   SmallVector<StringRef, 32> Args(Argv.begin(), Argv.end());
   std::string ErrMsg;
   auto Start = std::chrono::steady_clock::now();
-  int RC = sys::ExecuteAndWait(Argv[0], Args, /*Env=*/std::nullopt, /*Redirects=*/{},
+  std::optional<StringRef> Redirects[3] = {std::nullopt, std::nullopt, std::nullopt};
+  if (StderrFile)
+    Redirects[2] = StringRef(*StderrFile);
+  int RC = sys::ExecuteAndWait(Argv[0], Args, /*Env=*/std::nullopt,
+                               StderrFile ? ArrayRef<std::optional<StringRef>>(Redirects)
+                                          : ArrayRef<std::optional<StringRef>>{},
                                /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
   std::chrono::duration<double, std::milli> Took = std::chrono::steady_clock::now() - Start;
   reportTime(sys::path::filename(Argv[0]), Took.count(), Options);

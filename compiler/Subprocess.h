@@ -22,6 +22,12 @@ struct CommandOptions {
 /// could not start or exited non-zero; the tool's own diagnostics go to stderr as they come.
 llvm::Error runCommand(llvm::ArrayRef<std::string> Argv, const CommandOptions &Options);
 
+/// As runCommand, with the tool's diagnostics (its stderr) written to StderrFile and returned in
+/// Stderr instead of printed: for tools whose messages offload-cxx restates (DeviceDiagnostics.h).
+llvm::Error runCommandCapturingErrors(llvm::ArrayRef<std::string> Argv,
+                                      const CommandOptions &Options,
+                                      const std::string &StderrFile, std::string &Stderr);
+
 /// Appends the user's compile flags to Args, preceded by -std=c++20 unless they choose a
 /// standard themselves (offload-cxx's headers need C++20).
 void appendUserCompileFlags(std::vector<std::string> &Args, llvm::ArrayRef<std::string> UserFlags);

@@ -1,0 +1,93 @@
+// compiler/DeviceDiagnostics.cpp — see DeviceDiagnostics.h.
+#include "DeviceDiagnostics.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Regex.h"
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+std::string tidyDeviceDiagnostics(StringRef Text, StringRef TempDir, StringRef IncludeDir) {
+  auto Ours = [&](StringRef Path) {
+    return (!TempDir.empty() && Path.starts_with(TempDir)) ||
+           (!IncludeDir.empty() && Path.starts_with(IncludeDir));
+  };
+  // "PATH:LINE:COL: KIND: ..." starts a diagnostic; the lines after it (the source line and its
+  // caret) belong to it.
+  static const Regex Start("^(.+):[0-9]+:[0-9]+: (fatal error|error|warning|note): ");
+  SmallVector<StringRef> Lines;
+  Text.split(Lines, '\n');
+  std::string Out;
+  bool Dropping = false;
+  if (!Lines.empty() && Lines.back().empty())
+    Lines.pop_back();
+  for (StringRef Line : Lines) {
+    SmallVector<StringRef, 3> M;
+    if (Line.starts_with("In file included from ") || Line.starts_with("                 from ")) {
+      // "In file included from PATH:LINE:" / "                 from PATH:LINE,"
+      StringRef Path = Line.drop_front(22).trim().rsplit(':').first;
+      if (Ours(Path))
+        continue;
+      Dropping = false;
+    } else if (Start.match(Line, &M)) {
+      Dropping = M[2] == "note" && Ours(M[1]);
+    }
+    if (!Dropping) {
+      Out += Line;
+      Out += '\n';
+    }
+  }
+  return Out;
+}
+
+std::string ptxasErrorsAtSource(StringRef PtxasStderr, StringRef PtxText, StringRef Arch) {
+  SmallVector<StringRef> Ptx;
+  PtxText.split(Ptx, '\n');
+  // .file N "path"
+  DenseMap<unsigned, std::string> Files;
+  static const Regex FileDirective("^[[:space:]]*\\.file[[:space:]]+([0-9]+)[[:space:]]+\"([^\"]*)\"");
+  for (StringRef L : Ptx) {
+    SmallVector<StringRef, 3> M;
+    if (FileDirective.match(L, &M)) {
+      unsigned N = 0;
+      if (!M[1].getAsInteger(10, N))
+        Files[N] = M[2].str();
+    }
+  }
+  static const Regex Loc("^[[:space:]]*\\.loc[[:space:]]+([0-9]+)[[:space:]]+([0-9]+)[[:space:]]+([0-9]+)");
+  static const Regex PtxasError("^ptxas .*, line ([0-9]+); (error|warning)[[:space:]]*: (.*)$");
+  SmallVector<StringRef> Lines;
+  PtxasStderr.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string Out;
+  StringSet<> Said;
+  for (StringRef Line : Lines) {
+    SmallVector<StringRef, 4> M;
+    unsigned At = 0;
+    if (!PtxasError.match(Line, &M) || M[1].getAsInteger(10, At) || At == 0) {
+      if (!Line.starts_with("ptxas fatal"))
+        Out += (Line + "\n").str();
+      continue;
+    }
+    std::string Place;
+    for (unsigned I = std::min<size_t>(At, Ptx.size()); I-- > 0;) {
+      SmallVector<StringRef, 4> L;
+      if (!Loc.match(Ptx[I], &L))
+        continue;
+      unsigned FileNo = 0;
+      if (!L[1].getAsInteger(10, FileNo) && Files.count(FileNo) && L[2] != "0")
+        Place = Files[FileNo] + ":" + L[2].str() + (L[3] != "0" ? ":" + L[3].str() : "");
+      break;
+    }
+    std::string Said1 = (Place.empty() ? "the device code" : Place) + ": " + M[2].str() +
+                        ": ptxas (" + Arch.str() + "): " + M[3].str();
+    if (Said.insert(Said1).second)
+      Out += Said1 + "\n";
+  }
+  return Out;
+}
+
+} // namespace offload::compiler
