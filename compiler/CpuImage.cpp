@@ -89,6 +89,7 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
       return E;
   std::vector<std::string> Compile = {Tools.Clang, "-emit-llvm", "-c",
                                       O.OptLevel.empty() ? "-O2" : O.OptLevel,
+                                      "-fstack-clash-protection",  // as the host compile's
                                       "-I" + Tools.OffloadIncludeDir};
   appendUserFlagsForClang(Compile, M.CompileArgs);
   if (!O.DebugFlag.empty())

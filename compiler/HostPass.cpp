@@ -228,7 +228,12 @@ Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
   if (!Compiler)
     return createStringError(inconvertibleErrorCode(), "host compiler: %s",
                              toString(Compiler.takeError()).c_str());
-  std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir};
+  // -fstack-clash-protection: a frame larger than a page touches each page in turn, so that a
+  // kernel whose locals overflow its CPU work-item stack faults in the guard below it (reported
+  // as a stack overflow, runtime/cpu_fault.hpp) instead of writing past it into other memory.
+  // Before the user's flags, which may turn it off.
+  std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir,
+                                      "-fstack-clash-protection"};
   appendUserCompileFlags(Compile, O.CompileArgs);
   Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
   return Compile;

@@ -1,0 +1,97 @@
+// A kernel's fault on the CPU device is an offload::error naming the kernel and its launch, as
+// on a GPU (issue 14, item 5): an invalid access, an integer division by zero, a trap, a
+// work-item's stack overflow (barrier kernels run each work-item on a guarded stack of its own),
+// in one workgroup or in many at once. Host data is as it was, the program may catch the error
+// and launch again, and an uncaught fault ends it with exit status 1 and its output flushed.
+// (The CPU device only: on a GPU a fault ends the program: bad-inputs gpu-out-of-bounds.)
+// RUN: %offload-cxx -O1 %s -o %t
+// RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=4 not %t > %t.out 2> %t.err
+// RUN: FileCheck %s < %t.out
+// RUN: FileCheck %s --check-prefix=END < %t.err
+// CHECK: read: kernel 'poke' launched at cpu_faults.cpp:[[#]] failed on CPU device (4 threads): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV); the host's data is as it was before the launch
+// CHECK: divide: kernel 'divide' launched at {{.*}}(SIGFPE
+// CHECK: trap: kernel 'trap' launched at {{.*}}trapped (SIGILL)
+// CHECK: stack: kernel 'deep_locals' launched at {{.*}}a work-item overflowed its stack of 128 KiB
+// CHECK: queued: kernel 'poke' launched at {{.*}}(SIGSEGV)
+// CHECK: after the faults: all checks passed
+// END: offload-cxx: error: kernel 'poke' launched at cpu_faults.cpp:[[#]] failed on CPU device
+#include <offload/offload.hpp>
+
+#include <cstdio>
+#include <span>
+#include <vector>
+
+OFFLOAD_KERNEL void poke(std::span<int> s, long far) {
+  const auto i = offload::global_id_x();
+  if (i < s.size()) s[i] = -1;          // written first: the host must never see it
+  if (i % 7 == 3) s.data()[far] = 1;    // far outside: every few work-items fault
+}
+
+OFFLOAD_KERNEL void divide(std::span<int> s, int by) {
+  if (auto i = offload::global_id_x(); i < s.size()) s[i] = s[i] / by;
+}
+
+OFFLOAD_KERNEL void trap(int *x) {
+  *x = 1;
+  __builtin_trap();
+}
+
+OFFLOAD_KERNEL void deep_locals(int *x) {
+  volatile char big[400000];
+  big[0] = 1;
+  offload::barrier();
+  big[sizeof big - 1] = 2;
+  *x = big[0] + big[sizeof big - 1];
+}
+
+OFFLOAD_KERNEL void add_one(std::span<int> s) {
+  if (auto i = offload::global_id_x(); i < s.size()) s[i] += 1;
+}
+
+int failures = 0;
+
+template <class F> void expect_fault(const char *what, std::vector<int> &data, F &&launch) {
+  const std::vector<int> before = data;
+  try {
+    launch();
+    std::printf("%s: no error\n", what);
+    ++failures;
+  } catch (const offload::error &e) {
+    std::printf("%s: %s\n", what, e.what() + sizeof("offload-cxx: error:"));
+  }
+  if (data != before) {
+    std::printf("%s: HOST DATA CHANGED\n", what);
+    ++failures;
+  }
+}
+
+int main() {
+  std::vector<int> v(4096, 6);
+  int x = 0;
+  std::vector<int> one(1, 0);
+  expect_fault("read", v, [&] {
+    offload::launch(poke, {.workgroups = {64}, .threads = {64}}, std::span(v), 1L << 40);
+  });
+  expect_fault("divide", v, [&] {
+    offload::launch(divide, {.workgroups = {64}, .threads = {64}}, std::span(v), 0);
+  });
+  expect_fault("trap", one, [&] { offload::launch(trap, {}, &x); });
+  expect_fault("stack", one, [&] { offload::launch(deep_locals, {.threads = {4}}, &x); });
+  expect_fault("queued", v, [&] {
+    offload::queue q;
+    q.launch(poke, {.workgroups = {64}, .threads = {64}}, std::span(v), 1L << 40);
+    q.wait();
+  });
+  // The CPU device still works, on every thread of its pool.
+  for (int round = 0; round < 3; ++round)
+    offload::launch(add_one, {.workgroups = {64}, .threads = {64}}, std::span(v));
+  for (int e : v)
+    if (e != 9) {
+      ++failures;
+      break;
+    }
+  std::printf("after the faults: %s\n", failures ? "FAILED" : "all checks passed");
+  // Uncaught: exit status 1, the output above flushed (stdout is a file here, fully buffered).
+  offload::launch(poke, {.workgroups = {4}, .threads = {64}}, std::span(v), 1L << 40);
+  return 0;
+}
