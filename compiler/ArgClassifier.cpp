@@ -29,6 +29,12 @@ static bool isTriviallyCopiedOnce(QualType T, const ASTContext &Ctx) {
          !RD->defaultedCopyConstructorIsDeleted() && RD->hasTrivialDestructor();
 }
 
+/// offload::device_ptr<U>: an address in a device's memory, which travels as it is.
+static bool isDevicePtr(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  return Spec && Spec->getQualifiedNameAsString() == "offload::device_ptr";
+}
+
 /// Record types already found fine by one objectProblem() call: a type nests others by value
 /// only finitely (no depth limit is needed), but a wide nesting repeats types exponentially.
 using CheckedRecords = llvm::SmallPtrSet<const Type *, 16>;
@@ -58,6 +64,8 @@ static std::string objectProblem(QualType T, const ASTContext &Ctx,
       QualType FT = F->getType().getCanonicalType();
       while (const ArrayType *A = Ctx.getAsArrayType(FT))
         FT = A->getElementType().getCanonicalType();
+      if (isDevicePtr(FT))
+        continue;  // a device address travels as it is (a struct of device arrays)
       if (FT->isPointerType() || FT->isReferenceType() || FT->isMemberPointerType())
         return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "' holds the raw pointer member '" +
                F->getNameAsString() +
