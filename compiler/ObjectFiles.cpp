@@ -46,14 +46,18 @@ static Expected<std::optional<DeviceImageFile>> fromObject(const object::ObjectF
 }
 
 Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input) {
-  std::vector<DeviceImageFile> Found;
   if (Error E = checkRegularFile(Input))
     return E;
   auto Buffer = MemoryBuffer::getFile(Input, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createFileError(Input, Buffer.getError());
-  Expected<std::unique_ptr<object::Binary>> Bin =
-      object::createBinary((*Buffer)->getMemBufferRef());
+  return readDeviceCode((*Buffer)->getMemBufferRef(), Input);
+}
+
+Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
+                                                      const std::string &Input) {
+  std::vector<DeviceImageFile> Found;
+  Expected<std::unique_ptr<object::Binary>> Bin = object::createBinary(Bytes);
   if (!Bin)
     return createStringError(inconvertibleErrorCode(),
                              "cannot read '%s': it is not an object file or archive (%s)",
@@ -66,7 +70,19 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input) 
       Found.push_back(std::move(**File));
   } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
     Error Err = Error::success();
+    const StringRef Whole = Bytes.getBuffer();
     for (const object::Archive::Child &C : Ar->children(Err)) {
+      // LLVM 22 does not check a member's size against the archive: a truncated archive gave
+      // the ELF reader a member running past the end of the file (a crash, found by fuzzing).
+      Expected<StringRef> Data = C.getBuffer();
+      if (!Data)
+        return createStringError(inconvertibleErrorCode(), "cannot read '%s': %s", Input.c_str(),
+                                 toString(Data.takeError()).c_str());
+      if (Data->begin() < Whole.begin() || Data->end() > Whole.end())
+        return createStringError(inconvertibleErrorCode(),
+                                 "cannot read '%s': a member runs past the end of the archive "
+                                 "(truncated?)",
+                                 Input.c_str());
       Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
       if (!Member) {
         consumeError(Member.takeError());  // not an object file: nothing of ours

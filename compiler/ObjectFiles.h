@@ -28,6 +28,9 @@ llvm::Error embedDeviceCode(const std::string &ObjcopyTool, const std::string &H
 /// The device code of an input: of an object (zero or one), or of each member of an archive
 /// (their kernels marked FromArchive).
 llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input);
+/// The same for an input's bytes (`Input` names it in errors); the object fuzzer's entry.
+llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(llvm::MemoryBufferRef Bytes,
+                                                            const std::string &Input);
 
 /// Merges the manifests and bitcode of many inputs: kernels by host symbol (first wins), bitcode
 /// listed per architecture. Errors if an input with kernels lacks one of the GPU architectures

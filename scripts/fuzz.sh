@@ -4,7 +4,7 @@
 # corpus in tests/fuzz/corpus/<target>. New inputs go to build-fuzz/corpus/<target> (the tree's
 # corpus is only read); a crash, a sanitizer finding or a failed round-trip check stops the run,
 # leaves the input in build-fuzz/artifacts/ and makes this script fail.
-# Usage: scripts/fuzz.sh [target...]   (targets: manifest device-image; default both)
+# Usage: scripts/fuzz.sh [target...]   (targets: manifest device-image object; default all)
 # Reproduce a finding: build-fuzz/bin/fuzz-<target> build-fuzz/artifacts/<target>-crash-...
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +12,7 @@ cd "$root"
 seconds=${FUZZ_SECONDS:-30}
 dir=$root/build-fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(manifest device-image)
+[ ${#targets[@]} -gt 0 ] || targets=(manifest device-image object)
 
 start=$SECONDS
 mkdir -p "$dir"

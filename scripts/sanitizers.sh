@@ -109,6 +109,8 @@ EOF
     e2e tests/lit/e2e/two_kernels.cpp
     e2e tests/lit/e2e/runtime_errors.cpp
     e2e tests/lit/e2e/params_as_calls.cpp
+    e2e tests/lit/e2e/same_results.cpp
+    e2e tests/lit/e2e/struct_of_device_ptrs.cpp
     e2e examples/fill.cpp "" tests/lit/e2e/seed_example.test
     e2e examples/device/matmul.cpp 100 tests/lit/e2e/device_examples.test MM
     e2e examples/device/histogram.cpp "" tests/lit/e2e/device_examples.test HIST
@@ -117,6 +119,7 @@ EOF
     # With the CPU image: the runtime's workgroup-loop path under 64 host threads.
     E2E_CPU_IMAGE=1 e2e tests/lit/e2e/concurrency.cpp
     e2e tests/lit/e2e/data_model.cpp
+    e2e tests/lit/e2e/same_results.cpp
     e2e examples/device/matmul.cpp 100 tests/lit/e2e/device_examples.test MM
   fi
   # The runtime the programs ran with was this directory's (not build/lib's).

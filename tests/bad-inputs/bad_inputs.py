@@ -216,6 +216,9 @@ CASES = [
          output="{work}/flipped"),
     Case("object-offload-section-truncated", "bad-device-image", "build",
          ["{driver}", "{work}/cut.o", "-o", "{work}/cut"], setup="cut-object", output="{work}/cut"),
+    Case("archive-truncated", "unreadable-input", "build",
+         ["{driver}", "{work}/cut.a", "-o", "{work}/cuta"], setup="cut-archive",
+         output="{work}/cuta"),
     Case("nested-launch-for-gpu", "nested-launch", "build",
          ["{driver}", "--offload-arch=sm_90,host", src("nested-launch"), "-o", "{work}/nl90"],
          kernel="outer", where=(src("nested-launch"), "nested-launch"), output="{work}/nl90",
@@ -337,6 +340,13 @@ def prepare(setup, work, driver):
             os.symlink(target, link)
     elif setup == "own-source":
         shutil.copy(FINE, os.path.join(work, "mine.cpp"))
+    elif setup == "cut-archive":  # an archive whose last member is cut short
+        obj = os.path.join(work, "fine-for-archive.o")
+        subprocess.run([driver, "-c", FINE, "-o", obj], check=True)
+        whole = os.path.join(work, "whole.a")
+        subprocess.run(["ar", "rcs", whole, obj], check=True)
+        data = open(whole, "rb").read()
+        open(os.path.join(work, "cut.a"), "wb").write(data[: len(data) * 3 // 4])
     elif setup in ("flipped-object", "cut-object"):
         # fine.cpp compiled, then one byte of its device code flipped (or the section cut short).
         obj = os.path.join(work, "fine-for-damage.o")
