@@ -20,7 +20,7 @@ echo "--- $b/devices runtime_errors_amd:"
 passed=0 failed=0
 for prog in "$b"/bin/*; do
   name=$(basename "$prog")
-  case $name in run_cases|babelstream) continue ;; esac  # run by bad_inputs.py, bench/run.sh
+  case $name in run_cases|babelstream|cpu_faults) continue ;; esac  # run by bad_inputs.py, bench/run.sh, below
   for mode in gpu cpu; do
     if [ $mode = cpu ]; then export OFFLOAD_DEVICE=cpu; else unset OFFLOAD_DEVICE; fi
     echo "=== $name ($mode)" >> "$log"
@@ -32,6 +32,14 @@ for prog in "$b"/bin/*; do
   done
 done
 unset OFFLOAD_DEVICE
+echo "--- kernel faults on the CPU device of a GPU machine (cpu_faults ends on an uncaught one: exit 1):"
+OFFLOAD_DEVICE=cpu timeout 120 "$b/run" cpu_faults > "$logs/cpu_faults.log" 2>&1; rc=$?
+if [ $rc = 1 ] && grep -q "after the faults: all checks passed" "$logs/cpu_faults.log"; then
+  passed=$((passed+1)); echo "PASS cpu_faults (cpu)"
+else
+  failed=$((failed+1)); echo "FAIL cpu_faults (cpu, exit $rc)"
+fi
+grep -E "^(read|stack):" "$logs/cpu_faults.log" | cut -c1-200
 echo "--- the other launch paths: liboffload's (OFFLOAD_GPU_STREAMS=liboffload), libomptarget's (=off):"
 for mode in liboffload off; do
   for name in fill data_model concurrency data-model dot; do
