@@ -1,7 +1,8 @@
 // offload/atomic.hpp — atomic read-modify-write on global and shared memory, for 32/64-bit
 // integers, float and double, with the same meaning on NVIDIA, AMD and the CPU device.
 //
-// Each function returns the value before the operation. Memory order: `order` (default
+// Each function returns the value before the operation; the value argument converts to the
+// object's type, as in an assignment (`atomic_min(&i64, -4000000000ll)` on an int64_t). Memory order: `order` (default
 // std::memory_order_relaxed: atomicity only, the usual choice for counters and histograms);
 // acquire/release/seq_cst order other memory accesses as in C++, at device scope on a GPU
 // (visible to every work-item of the launch) and across all cores on the CPU device. Atomics
@@ -33,12 +34,12 @@ constexpr int builtin_order(std::memory_order o) {
 } // namespace detail
 
 template <atomic_value T>
-inline T atomic_add(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+inline T atomic_add(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
   return __scoped_atomic_fetch_add(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
 }
 // Device scope (every work-item of the launch). The generic forms take float and double too.
 template <atomic_value T>
-inline T atomic_exchange(T *address, T value,
+inline T atomic_exchange(T *address, std::type_identity_t<T> value,
                          std::memory_order order = std::memory_order_relaxed) {
   T old;
   __scoped_atomic_exchange(address, &value, &old, detail::builtin_order(order),
@@ -47,7 +48,8 @@ inline T atomic_exchange(T *address, T value,
 }
 /// Stores `desired` if *address == expected; returns the value found (== expected on success).
 template <atomic_value T>
-inline T atomic_compare_exchange(T *address, T expected, T desired,
+inline T atomic_compare_exchange(T *address, std::type_identity_t<T> expected,
+                                 std::type_identity_t<T> desired,
                                  std::memory_order order = std::memory_order_relaxed) {
   __scoped_atomic_compare_exchange(address, &expected, &desired, false,
                                    detail::builtin_order(order), __ATOMIC_RELAXED,
@@ -57,7 +59,7 @@ inline T atomic_compare_exchange(T *address, T expected, T desired,
 namespace detail {
 /// Floating-point min/max: replace while `value` is better than what is there.
 template <class T, class Better>
-inline T atomic_replace_while(T *address, T value, std::memory_order order, Better better) {
+inline T atomic_replace_while(T *address, std::type_identity_t<T> value, std::memory_order order, Better better) {
   T seen;
   __scoped_atomic_load(address, &seen, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
   while (better(value, seen) &&
@@ -69,7 +71,7 @@ inline T atomic_replace_while(T *address, T value, std::memory_order order, Bett
 } // namespace detail
 
 template <atomic_value T>
-inline T atomic_min(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+inline T atomic_min(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
   if constexpr (std::is_integral_v<T>)
     return __scoped_atomic_fetch_min(address, value, detail::builtin_order(order),
                                      __MEMORY_SCOPE_DEVICE);
@@ -77,7 +79,7 @@ inline T atomic_min(T *address, T value, std::memory_order order = std::memory_o
     return detail::atomic_replace_while(address, value, order, [](T a, T b) { return a < b; });
 }
 template <atomic_value T>
-inline T atomic_max(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+inline T atomic_max(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
   if constexpr (std::is_integral_v<T>)
     return __scoped_atomic_fetch_max(address, value, detail::builtin_order(order),
                                      __MEMORY_SCOPE_DEVICE);
@@ -88,23 +90,24 @@ inline T atomic_max(T *address, T value, std::memory_order order = std::memory_o
 #else  // the CPU device (and any host compiler)
 
 template <atomic_value T>
-inline T atomic_add(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+inline T atomic_add(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
   return std::atomic_ref<T>(*address).fetch_add(value, order);
 }
 template <atomic_value T>
-inline T atomic_exchange(T *address, T value,
+inline T atomic_exchange(T *address, std::type_identity_t<T> value,
                          std::memory_order order = std::memory_order_relaxed) {
   return std::atomic_ref<T>(*address).exchange(value, order);
 }
 template <atomic_value T>
-inline T atomic_compare_exchange(T *address, T expected, T desired,
+inline T atomic_compare_exchange(T *address, std::type_identity_t<T> expected,
+                                 std::type_identity_t<T> desired,
                                  std::memory_order order = std::memory_order_relaxed) {
   std::atomic_ref<T>(*address).compare_exchange_strong(expected, desired, order,
                                                        std::memory_order_relaxed);
   return expected;
 }
 template <atomic_value T>
-inline T atomic_min(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+inline T atomic_min(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
   std::atomic_ref<T> ref(*address);
   T seen = ref.load(std::memory_order_relaxed);
   while (value < seen && !ref.compare_exchange_weak(seen, value, order, std::memory_order_relaxed)) {
@@ -112,7 +115,7 @@ inline T atomic_min(T *address, T value, std::memory_order order = std::memory_o
   return seen;
 }
 template <atomic_value T>
-inline T atomic_max(T *address, T value, std::memory_order order = std::memory_order_relaxed) {
+inline T atomic_max(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
   std::atomic_ref<T> ref(*address);
   T seen = ref.load(std::memory_order_relaxed);
   while (value > seen && !ref.compare_exchange_weak(seen, value, order, std::memory_order_relaxed)) {

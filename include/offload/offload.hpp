@@ -10,6 +10,7 @@
 #include <offload/device_info.hpp>
 #include <offload/launch.hpp>
 #include <offload/map.hpp>
+#include <offload/math.hpp>
 #include <offload/multi_device.hpp>
 #include <offload/queue.hpp>
 #include <offload/reduce.hpp>

@@ -25,6 +25,18 @@ inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src) {
 inline std::uint64_t ballot(bool predicate) {
   return __nvvm_vote_ballot_sync(0xffffffffu, predicate);
 }
+/// The value of `v` held by lane lane_id() + delta (its own `v` past the warp's last lane).
+inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta) {
+  return __nvvm_shfl_sync_down_i32(0xffffffffu, v, delta, 0x1f);
+}
+/// The value of `v` held by lane lane_id() - delta (its own `v` below lane 0).
+inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta) {
+  return __nvvm_shfl_sync_up_i32(0xffffffffu, v, delta, 0);
+}
+/// The value of `v` held by lane lane_id() ^ mask (its own `v` past the warp's last lane).
+inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask) {
+  return __nvvm_shfl_sync_bfly_i32(0xffffffffu, v, mask, 0x1f);
+}
 #elif defined(__AMDGPU__)
 inline std::uint32_t warp_size() { return __builtin_amdgcn_wavefrontsize(); }
 inline std::uint32_t lane_id() {
@@ -34,21 +46,65 @@ inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src) {
   return __builtin_amdgcn_ds_bpermute(int(src << 2), int(v));
 }
 inline std::uint64_t ballot(bool predicate) { return __builtin_amdgcn_ballot_w64(predicate); }
+namespace detail {
+/// `v` of lane `src` when it lies in the wavefront, else this lane's own.
+inline std::uint32_t shuffle_or_own(std::uint32_t v, std::uint32_t src) {
+  return shuffle(v, src < warp_size() ? src : lane_id());
+}
+} // namespace detail
+inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta) {
+  return detail::shuffle_or_own(v, lane_id() + delta);
+}
+inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta) {
+  return detail::shuffle_or_own(v, lane_id() >= delta ? lane_id() - delta : lane_id());
+}
+inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask) {
+  return detail::shuffle_or_own(v, lane_id() ^ mask);
+}
 #else
 inline std::uint32_t warp_size() { return 1; }
 inline std::uint32_t lane_id() { return 0; }
 inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t) { return v; }
 inline std::uint64_t ballot(bool predicate) { return predicate ? 1 : 0; }
+// One lane: every other lane is out of the warp, so each lane keeps its own value.
+inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t) { return v; }
+inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t) { return v; }
+inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t) { return v; }
 #endif
 
-/// shuffle for any 4- or 8-byte trivially copyable value.
-template <class T> inline T shuffle(T v, std::uint32_t src) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "shuffle moves 4- or 8-byte values");
+namespace detail {
+/// A 4- or 8-byte trivially copyable value moved as 32-bit words by `move`.
+template <class T, class Move> inline T shuffle_words(T v, Move move) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "shuffles move 4- or 8-byte values");
   std::uint32_t words[sizeof(T) / 4];
   __builtin_memcpy(words, &v, sizeof(T));
   for (std::uint32_t &w : words)
-    w = shuffle(w, src);
+    w = move(w);
   __builtin_memcpy(&v, words, sizeof(T));
+  return v;
+}
+} // namespace detail
+
+/// shuffle, shuffle_down, shuffle_up and shuffle_xor for any 4- or 8-byte trivially copyable
+/// value (int, float, double, a small struct). Every lane of the warp must take part.
+template <class T> inline T shuffle(T v, std::uint32_t src) {
+  return detail::shuffle_words(v, [src](std::uint32_t w) { return shuffle(w, src); });
+}
+template <class T> inline T shuffle_down(T v, std::uint32_t delta) {
+  return detail::shuffle_words(v, [delta](std::uint32_t w) { return shuffle_down(w, delta); });
+}
+template <class T> inline T shuffle_up(T v, std::uint32_t delta) {
+  return detail::shuffle_words(v, [delta](std::uint32_t w) { return shuffle_up(w, delta); });
+}
+template <class T> inline T shuffle_xor(T v, std::uint32_t mask) {
+  return detail::shuffle_words(v, [mask](std::uint32_t w) { return shuffle_xor(w, mask); });
+}
+
+/// The sum of `v` over the work-item's warp, returned to every lane (a butterfly of
+/// shuffle_xor: log2(warp_size()) steps). Every lane of the warp must call it.
+template <class T> inline T warp_reduce_add(T v) {
+  for (std::uint32_t mask = warp_size() / 2; mask > 0; mask /= 2)
+    v += shuffle_xor(v, mask);
   return v;
 }
 

@@ -1,0 +1,90 @@
+// The CUDA programmer's toolbox under portable names (issue 15): shuffle_down/up/xor and
+// warp_reduce_add for any warp size (1 lane on the CPU device), offload::rsqrt, and atomics that
+// convert their value to the object's type (atomic_min(&i64, -4000000000ll) on an int64_t).
+// RUN: %offload-cxx -O2 %s -o %t
+// RUN: %t | FileCheck %s
+// RUN: env OFFLOAD_DEVICE=cpu %t | FileCheck %s
+// CHECK: toolbox: all checks passed
+#include <offload/offload.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+constexpr unsigned n = 256;
+
+OFFLOAD_KERNEL void warp_ops(std::span<double> down, std::span<double> up, std::span<double> xr,
+                             std::span<double> sum, std::span<std::int64_t> isum,
+                             std::uint32_t *warp) {
+  const unsigned me = offload::thread_id_x();
+  const double v = me;
+  down[me] = offload::shuffle_down(v, 1);
+  up[me] = offload::shuffle_up(v, 2);
+  xr[me] = offload::shuffle_xor(v, 1);
+  sum[me] = offload::warp_reduce_add(v);
+  isum[me] = offload::warp_reduce_add(std::int64_t(me) * 1000000000);
+  if (me == 0) *warp = offload::warp_size();
+}
+
+struct counters {
+  std::int64_t low = 0;
+  float total = 0;
+  double biggest = -1;
+  unsigned long long hits = 0;
+};
+
+OFFLOAD_KERNEL void convert(counters *c) {
+  offload::atomic_min(&c->low, -4000000000ll);             // long long into int64_t
+  offload::atomic_add(&c->total, 1);                       // int into float
+  offload::atomic_max(&c->biggest, float(offload::thread_id_x()));  // float into double
+  offload::atomic_add(&c->hits, 1u);                       // unsigned into unsigned long long
+}
+
+OFFLOAD_KERNEL void rsqrts(float x, double y, float *fx, double *dy) {
+  *fx = offload::rsqrt(x);
+  *dy = offload::rsqrt(y);
+}
+
+int main() {
+  int failures = 0;
+  std::vector<double> down(n), up(n), xr(n), sum(n);
+  std::vector<std::int64_t> isum(n);
+  std::uint32_t w = 0;
+  offload::launch(warp_ops, {.threads = {n}}, std::span(down), std::span(up), std::span(xr),
+                  std::span(sum), std::span(isum), &w);
+  for (unsigned me = 0; me < n && w > 0; ++me) {
+    const unsigned lane = me % w, base = me - lane;
+    double want_sum = 0;
+    std::int64_t want_isum = 0;
+    for (unsigned l = 0; l < w; ++l) {
+      want_sum += base + l;
+      want_isum += std::int64_t(base + l) * 1000000000;
+    }
+    const double want_down = lane + 1 < w ? me + 1 : me, want_up = lane >= 2 ? me - 2 : me,
+                 want_xor = (lane ^ 1u) < w ? base + (lane ^ 1u) : me;
+    if (down[me] != want_down || up[me] != want_up || xr[me] != want_xor ||
+        sum[me] != want_sum || isum[me] != want_isum) {
+      if (failures++ < 4)
+        std::printf("lane %u of %u: down %g (want %g) up %g (%g) xor %g (%g) sum %g (%g)\n", me,
+                    w, down[me], want_down, up[me], want_up, xr[me], want_xor, sum[me], want_sum);
+    }
+  }
+  counters c;
+  offload::launch(convert, {.workgroups = {4}, .threads = {64}}, &c);
+  if (c.low != -4000000000ll || c.total != 256.0f || c.biggest != 63.0 || c.hits != 256) {
+    ++failures;
+    std::printf("atomics: low %lld total %g biggest %g hits %llu\n", (long long)c.low, c.total,
+                c.biggest, c.hits);
+  }
+  float fx = 0;
+  double dy = 0;
+  offload::launch(rsqrts, {}, 4.0f, 16.0, &fx, &dy);
+  if (std::fabs(fx - 0.5f) > 1e-6f || std::fabs(dy - 0.25) > 1e-6) {
+    ++failures;
+    std::printf("rsqrt: %.9g %.17g\n", fx, dy);
+  }
+  std::printf("toolbox: %s on %s (warp size %u)\n", failures ? "FAILED" : "all checks passed",
+              offload::last_launch_device().c_str(), w);
+  return failures != 0;
+}
