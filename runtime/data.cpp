@@ -51,6 +51,33 @@ void copy_does_not_fit(std::size_t n, std::size_t capacity, source_loc where) {
                                        std::to_string(capacity));
 }
 
+void copy_range_does_not_fit(std::size_t n, std::size_t offset, std::size_t capacity,
+                             source_loc where) {
+  rt::fail("copy at " + at(where), std::to_string(n) + " elements do not fit a buffer of " +
+                                       std::to_string(capacity) + " at element " +
+                                       std::to_string(offset));
+}
+
+void copy_between_devices(device_handle dst_device, void *dst, device_handle src_device,
+                          const void *src, std::uint64_t bytes, source_loc where) {
+  if (bytes == 0)
+    return;
+  if (dst_device.gpu < 0 && src_device.gpu < 0) {
+    std::memmove(dst, src, bytes);
+    return;
+  }
+  const int host = omp_get_initial_device();
+  const int to = dst_device.gpu >= 0 ? rt::omp_device_number(dst_device.gpu) : host;
+  const int from = src_device.gpu >= 0 ? rt::omp_device_number(src_device.gpu) : host;
+  auto name = [](device_handle d) {
+    return d.gpu >= 0 ? rt::gpu_device_name(d.gpu) : rt::cpu_device_name();
+  };
+  if (omp_target_memcpy(dst, src, bytes, 0, 0, to, from))
+    rt::fail(std::string("copy at ") + at(where), "copying " + bytes_text(bytes) + " from " +
+                                                      name(src_device) + " to " +
+                                                      name(dst_device) + " failed");
+}
+
 void buffer_size_overflows(std::size_t count, std::size_t element_bytes, source_loc where) {
   rt::fail("buffer at " + at(where), std::to_string(count) + " elements of " +
                                          std::to_string(element_bytes) +

@@ -21,6 +21,7 @@
 #include <offload/detail/data_api.hpp>
 #include <offload/launch.hpp>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -36,10 +37,13 @@ struct event_state {
   mutable std::mutex lock;
   std::condition_variable done_signal;
   bool done = false;
+  /// When the queue reached the event, everything before it done (elapsed_ms).
+  std::chrono::steady_clock::time_point reached;
   void complete() {
     {
       std::lock_guard guard(lock);
       done = true;
+      reached = std::chrono::steady_clock::now();
     }
     done_signal.notify_all();
   }
@@ -262,6 +266,16 @@ std::shared_ptr<event_state> queue_record(queue_state &queue) {
 void event_wait(event_state &event) {
   std::unique_lock guard(event.lock);
   event.done_signal.wait(guard, [&] { return event.done; });
+}
+
+double event_elapsed_ms(event_state &start, event_state &end) {
+  event_wait(start);
+  event_wait(end);
+  auto reached = [](event_state &e) {
+    std::lock_guard guard(e.lock);
+    return e.reached;
+  };
+  return std::chrono::duration<double, std::milli>(reached(end) - reached(start)).count();
 }
 
 bool event_done(const event_state &event) {

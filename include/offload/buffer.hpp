@@ -58,26 +58,56 @@ public:
   /// Copies `host` into the buffer's first host.size() elements.
   void copy_from(std::span<const T> host,
                  std::source_location where = std::source_location::current()) {
-    check_fits(host.size(), where);
-    detail::copy_to_device(device_, ptr_, host.data(), host.size_bytes(),
+    copy_from(host, 0, where);
+  }
+  /// Copies `host` into the buffer's elements [offset, offset + host.size()).
+  void copy_from(std::span<const T> host, std::size_t offset,
+                 std::source_location where = std::source_location::current()) {
+    check_fits(host.size(), offset, where);
+    detail::copy_to_device(device_, ptr_ + offset, host.data(), host.size_bytes(),
                            detail::to_source_loc(where));
   }
   /// Copies the buffer's first host.size() elements into `host`.
   void copy_to(std::span<T> host, std::source_location where = std::source_location::current()) const {
-    check_fits(host.size(), where);
-    detail::copy_to_host(device_, host.data(), ptr_, host.size_bytes(),
+    copy_to(host, 0, where);
+  }
+  /// Copies the buffer's elements [offset, offset + host.size()) into `host`.
+  void copy_to(std::span<T> host, std::size_t offset,
+               std::source_location where = std::source_location::current()) const {
+    check_fits(host.size(), offset, where);
+    detail::copy_to_host(device_, host.data(), ptr_ + offset, host.size_bytes(),
                          detail::to_source_loc(where));
   }
 
-private:
-  void check_fits(std::size_t n, const std::source_location &where) const {
-    if (n > count_)
-      detail::copy_does_not_fit(n, count_, detail::to_source_loc(where));
+  /// Whether n elements at `offset` lie in the buffer; else the error at `where`.
+  void check_fits(std::size_t n, std::size_t offset, const std::source_location &where) const {
+    if (!detail::copy_range_fits(n, offset, count_)) {
+      if (offset == 0)
+        detail::copy_does_not_fit(n, count_, detail::to_source_loc(where));
+      detail::copy_range_does_not_fit(n, offset, count_, detail::to_source_loc(where));
+    }
   }
+  /// The device and address (for copies between buffers, offload::copy).
+  const detail::device_handle &device_handle() const { return device_; }
+
+private:
 
   detail::device_handle device_;
   T *ptr_ = nullptr;
   std::size_t count_ = 0;
 };
+
+/// Copies `count` elements from `src` (at element src_offset) to `dst` (at element dst_offset):
+/// buffers of one device or of two, without a host round trip where the driver can avoid one.
+/// The ranges must lie in their buffers (else offload::error naming this call's file:line).
+template <class T>
+void copy(buffer<T> &dst, std::size_t dst_offset, const buffer<T> &src, std::size_t src_offset,
+          std::size_t count, std::source_location where = std::source_location::current()) {
+  dst.check_fits(count, dst_offset, where);
+  src.check_fits(count, src_offset, where);
+  detail::copy_between_devices(dst.device_handle(), (dst.data() + dst_offset).get(),
+                               src.device_handle(), (src.data() + src_offset).get(),
+                               count * sizeof(T), detail::to_source_loc(where));
+}
 
 } // namespace offload

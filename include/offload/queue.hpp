@@ -38,9 +38,18 @@ public:
 
 private:
   friend class queue;
+  friend double elapsed_ms(const event &, const event &, std::source_location);
   explicit event(std::shared_ptr<detail::event_state> s) : state_(std::move(s)) {}
   std::shared_ptr<detail::event_state> state_;
 };
+
+class event;
+/// Milliseconds between two events of a queue (as cudaEventElapsedTime): the time from the
+/// queue reaching `start`, everything before it done, to its reaching `end`. Waits for both.
+/// Measured on the host when the queue finds each event reached (microsecond resolution; the
+/// stream is synchronised at each event).
+double elapsed_ms(const event &start, const event &end,
+                  std::source_location where = std::source_location::current());
 
 class queue {
 public:
@@ -84,6 +93,31 @@ public:
   void copy(std::span<T> host, const buffer<T> &src,
             std::source_location where = std::source_location::current()) {
     enqueue_copy(host.data(), src.data().get(), host.size(), src.size(), false, where);
+  }
+
+  /// Enqueues a copy of `count` elements between buffers (as offload::copy; the buffers must
+  /// stay alive until it runs).
+  template <class T>
+  void copy(buffer<T> &dst, std::size_t dst_offset, const buffer<T> &src, std::size_t src_offset,
+            std::size_t count, std::source_location where = std::source_location::current()) {
+    dst.check_fits(count, dst_offset, where);
+    src.check_fits(count, src_offset, where);
+    struct copy_step final : detail::queue_step {
+      detail::device_handle to, from;
+      void *dst;
+      const void *src;
+      std::uint64_t bytes;
+      detail::source_loc where;
+      void run() override { detail::copy_between_devices(to, dst, from, src, bytes, where); }
+    };
+    auto step = std::make_unique<copy_step>();
+    step->to = dst.device_handle();
+    step->from = src.device_handle();
+    step->dst = (dst.data() + dst_offset).get();
+    step->src = (src.data() + src_offset).get();
+    step->bytes = count * sizeof(T);
+    step->where = detail::to_source_loc(where);
+    detail::queue_host_step(*state_, std::move(step));
   }
 
   /// An event that completes when everything enqueued so far has run.
@@ -140,5 +174,13 @@ private:
   detail::device_handle device_;
   std::shared_ptr<detail::queue_state> state_;
 };
+
+inline double elapsed_ms(const event &start, const event &end, std::source_location where) {
+  if (!start.state_ || !end.state_)
+    throw error("offload-cxx: error: elapsed_ms at " + std::string(where.file_name()) + ":" +
+                std::to_string(where.line()) +
+                ": an event that no queue recorded (use the event queue::record() returns)");
+  return detail::event_elapsed_ms(*start.state_, *end.state_);
+}
 
 } // namespace offload

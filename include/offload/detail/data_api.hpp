@@ -35,6 +35,17 @@ void device_release(device_handle device, void *ptr) noexcept;
 /// Throws offload::error: a copy of `n` elements at `where` into or out of a buffer of
 /// `capacity` elements.
 [[noreturn]] void copy_does_not_fit(std::size_t n, std::size_t capacity, source_loc where);
+/// Throws offload::error: `n` elements at element `offset` do not fit a buffer of `capacity`.
+[[noreturn]] void copy_range_does_not_fit(std::size_t n, std::size_t offset, std::size_t capacity,
+                                          source_loc where);
+/// Whether `n` elements at element `offset` lie within `capacity` elements (no wrapping).
+inline bool copy_range_fits(std::size_t n, std::size_t offset, std::size_t capacity) {
+  return offset <= capacity && n <= capacity - offset;
+}
+/// Copies `bytes` from one device's memory to another's (or the same device's), without a host
+/// round trip where the driver can avoid one.
+void copy_between_devices(device_handle dst_device, void *dst, device_handle src_device,
+                          const void *src, std::uint64_t bytes, source_loc where);
 
 /// Copies between host memory and `device` memory.
 void copy_to_device(device_handle device, void *device_dst, const void *host_src,
@@ -62,6 +73,8 @@ void queue_wait(queue_state &queue);
 struct event_state;
 std::shared_ptr<event_state> queue_record(queue_state &queue);
 void event_wait(event_state &event);
+/// Milliseconds between the completions of two events (waits for both).
+double event_elapsed_ms(event_state &start, event_state &end);
 bool event_done(const event_state &event);
 
 /// One step of a queue that is not a kernel launch.
