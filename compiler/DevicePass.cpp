@@ -305,6 +305,16 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty() || F.getName() == "__nvvm_reflect")
       continue;
     StringRef Name = F.getName();
+    // printf in a kernel: clang calls vprintf, which NVIDIA's driver provides (as for CUDA).
+    if (Nvidia && Name == "vprintf")
+      continue;
+    if (Name == "vprintf" || Name == "printf" || Name.starts_with("__llvm_omp_vprintf"))
+      return createStringError(
+          inconvertibleErrorCode(),
+          "kernel '%s' calls printf, which LLVM 22 offers on %s only through the OpenMP device "
+          "runtime, which offload-cxx images do not link: print from the host, or build for "
+          "NVIDIA or the CPU device",
+          kernelReaching(F).c_str(), Arch.c_str());
     if (Name.starts_with("__ocml_") || Name.starts_with("__ockl_") || Name.starts_with("__nv_"))
       return createStringError(
           inconvertibleErrorCode(),

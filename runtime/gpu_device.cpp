@@ -8,6 +8,7 @@
 #include "omptarget_abi.hpp"
 #include "registry.hpp"
 
+#include <algorithm>
 #include <offload/detail/data_api.hpp>
 #include <offload/launch.hpp>
 
@@ -143,7 +144,59 @@ packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
         intern(";" + name + ";" + where.file + ";" + std::to_string(where.line) + ";" +
                std::to_string(where.column) + ";;")));
   }
+  map_overlaps_once(p, where, with_names);
   return p;
+}
+
+void map_overlaps_once(packed_args &p, const detail::source_loc &where, bool with_names) {
+  // Mapped entries (not literals), by host address.
+  std::vector<std::size_t> mapped;
+  for (std::size_t i = 0; i < p.pointers.size(); ++i)
+    if (!(p.types[i] & omp::map_literal) && p.sizes[i] > 0)
+      mapped.push_back(i);
+  if (mapped.size() < 2)
+    return;
+  auto begin = [&](std::size_t i) { return reinterpret_cast<std::uintptr_t>(p.pointers[i]); };
+  auto end = [&](std::size_t i) { return begin(i) + static_cast<std::uintptr_t>(p.sizes[i]); };
+  std::sort(mapped.begin(), mapped.end(), [&](std::size_t a, std::size_t b) {
+    return begin(a) < begin(b);
+  });
+  // libomptarget maps an address once, and refuses a later entry that extends an earlier one
+  // ("explicit extension not allowed": `k(std::span(v).first(4), std::span(v))` aborted). So
+  // each run of overlapping entries is preceded by one entry for their union (not a kernel
+  // argument), copied in if any of them is; the entries copy back their own ranges (ALWAYS:
+  // the union still holds the mapping when they end), as the CPU device does.
+  packed_args unions;
+  for (std::size_t first = 0; first < mapped.size();) {
+    std::uintptr_t lo = begin(mapped[first]), hi = end(mapped[first]);
+    std::size_t last = first + 1;
+    for (; last < mapped.size() && begin(mapped[last]) < hi; ++last)
+      hi = std::max(hi, end(mapped[last]));
+    if (last - first > 1) {
+      std::int64_t in = 0;
+      for (std::size_t k = first; k < last; ++k) {
+        in |= p.types[mapped[k]] & omp::map_to;
+        if (p.types[mapped[k]] & omp::map_from)
+          p.types[mapped[k]] |= omp::map_always;
+      }
+      unions.pointers.push_back(reinterpret_cast<void *>(lo));
+      unions.sizes.push_back(static_cast<std::int64_t>(hi - lo));
+      unions.types.push_back(in);
+      if (with_names)
+        unions.name_ptrs.push_back(const_cast<char *>(
+            intern(std::string(";overlapping arguments;") + where.file + ";" +
+                   std::to_string(where.line) + ";" + std::to_string(where.column) + ";;")));
+    }
+    first = last;
+  }
+  if (unions.pointers.empty())
+    return;
+  auto prepend = [](auto &to, auto &from) { to.insert(to.begin(), from.begin(), from.end()); };
+  prepend(p.pointers, unions.pointers);
+  prepend(p.sizes, unions.sizes);
+  prepend(p.types, unions.types);
+  if (with_names)
+    prepend(p.name_ptrs, unions.name_ptrs);
 }
 
 omp_location::omp_location(const detail::source_loc &where, const std::string &function)

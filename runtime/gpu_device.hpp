@@ -44,6 +44,10 @@ packed_args pack_args(const detail::arg_desc *descs, std::uint32_t n,
                       const std::function<std::int64_t(detail::transfer)> &bits,
                       bool keep_literals, bool with_names = true);
 
+/// Prepends to `p` one entry (not a kernel argument) for each run of overlapping mapped entries,
+/// so that libomptarget maps their union once (pack_args calls it).
+void map_overlaps_once(packed_args &p, const detail::source_loc &where, bool with_names);
+
 /// The ident_t libomptarget prints locations from: ";file;function;line;column;;".
 class omp_location {
 public:
