@@ -158,6 +158,21 @@ template <class T> T check(Expected<T> V) {
   return std::move(*V);
 }
 
+/// -f flags about floating-point semantics, which the device compiles get as well.
+bool isFloatingPointFlag(StringRef F) {
+  static const char *const Names[] = {
+      "fast-math",       "unsafe-math-optimizations", "finite-math-only", "math-errno",
+      "signed-zeros",    "reciprocal-math",           "approx-func",      "trapping-math",
+      "associative-math", "honor-nans",               "honor-infinities", "denormal-fp-math"};
+  if (!F.consume_front("-f"))
+    return false;
+  if (F.starts_with("fp-contract="))
+    return true;
+  F.consume_front("no-");
+  F = F.split('=').first;
+  return llvm::is_contained(Names, F);
+}
+
 std::vector<std::string> compileArgs() {
   std::vector<std::string> Args;
   for (const std::string &D : IncludeDirs) {
@@ -328,8 +343,13 @@ int main(int argc, char **argv) {
   if (PrintOffloadArchs)
     return printOffloadArchs(L);
   CommandOptions Cmd{Verbose, DryRun};
-  const std::vector<std::string> Flags = compileArgs();
+  std::vector<std::string> Flags = compileArgs();
   const std::vector<std::string> &HostFlags = HostPass.Compile, &HostLinkFlags = HostPass.Link;
+  // Floating-point flags reach the device compiles too (the other -f flags are the host
+  // compiler's): -ffast-math on a GPU means what it means on the host.
+  for (const std::string &F : HostFlags)
+    if (isFloatingPointFlag(F))
+      Flags.push_back(F);
   std::string Opt = OptLevel.getNumOccurrences() ? "-O" + (OptLevel.empty() ? std::string("1") : std::string(OptLevel)) : "";
 
   if (Pass != "all" && Pass != "host-metadata" && Pass != "device" && Pass != "host")
