@@ -29,10 +29,12 @@ static bool isTriviallyCopiedOnce(QualType T, const ASTContext &Ctx) {
          !RD->defaultedCopyConstructorIsDeleted() && RD->hasTrivialDestructor();
 }
 
-/// offload::device_ptr<U>: an address in a device's memory, which travels as it is.
+/// offload::device_ptr<U> or readonly_ptr<U>: an address in a device's memory, which travels as it
+/// is.
 static bool isDevicePtr(QualType T) {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
-  return Spec && Spec->getQualifiedNameAsString() == "offload::device_ptr";
+  return Spec && (Spec->getQualifiedNameAsString() == "offload::device_ptr" ||
+                  Spec->getQualifiedNameAsString() == "offload::readonly_ptr");
 }
 
 /// Record types already found fine by one objectProblem() call: a type nests others by value
@@ -95,7 +97,7 @@ static std::optional<std::pair<std::string, QualType>> specialClass(QualType T) 
       Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
     return std::nullopt;
   std::string Name = Spec->getQualifiedNameAsString();
-  if (Name != "std::span" && Name != "offload::device_ptr")
+  if (Name != "std::span" && Name != "offload::device_ptr" && Name != "offload::readonly_ptr")
     return std::nullopt;
   return std::make_pair(Name, Spec->getTemplateArgs()[0].getAsType());
 }
@@ -104,7 +106,7 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
   QualType T = Type.getCanonicalType();
   if (auto Special = specialClass(T)) {
     auto [Name, Element] = *Special;
-    if (Name == "offload::device_ptr")
+    if (Name == "offload::device_ptr" || Name == "offload::readonly_ptr")
       return {"device", ""};
     if (std::string P = objectProblem(Element, Ctx); !P.empty())
       return {"unmappable", P};

@@ -61,10 +61,17 @@ std::string generateDeviceSource(const Manifest &M) {
        << "extern \"C\" OFFLOAD_IMPL_ENTRY __attribute__((visibility(\"protected\"))) void "
        << K.Entry << "(void *dyn_ptr";
     unsigned Slots = 0;
-    for (const ManifestParam &P : K.Params)
+    std::vector<bool> Restrict;  // per slot: a read-only, unaliased pointer
+    for (const ManifestParam &P : K.Params) {
       Slots += slotCount(P.Kind);
+      Restrict.resize(Slots, false);
+      if (P.Restrict)
+        Restrict[Slots - slotCount(P.Kind)] = true;
+    }
+    // A read-only unaliased slot is a `const void *__restrict__` parameter of the entry (the same
+    // 8 bytes): the noalias, read-only kernel argument NVIDIA loads through ld.global.nc.
     for (unsigned I = 0; I < Slots; ++I)
-      OS << ", offload::abi::slot_t s" << I;
+      OS << (Restrict[I] ? ", const void *__restrict__ s" : ", offload::abi::slot_t s") << I;
     OS << ") {\n";
     OS << "  using kernel_t = decltype(" << K.Callee << ");\n";
     for (size_t I = 0; I < K.Params.size(); ++I)
@@ -73,7 +80,10 @@ std::string generateDeviceSource(const Manifest &M) {
          << " is classified differently by the tool and offload/abi.hpp\");\n";
     OS << "  offload::detail::call_from_slots<" << K.Callee << ">(";
     for (unsigned I = 0; I < Slots; ++I)
-      OS << (I ? ", " : "") << "s" << I;
+      OS << (I ? ", " : "")
+         << (Restrict[I] ? "offload::abi::slot_t(reinterpret_cast<__UINTPTR_TYPE__>(s" +
+                               std::to_string(I) + "))"
+                         : "s" + std::to_string(I));
     OS << ");\n}\n";
   }
   OS << "\n#pragma omp end declare target\n";

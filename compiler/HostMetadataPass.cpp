@@ -166,6 +166,16 @@ std::string exactCallee(const FunctionDecl *K, const ASTContext &Ctx) {
   return "static_cast<" + PointerType + ">(&::" + Name + ")";
 }
 
+/// offload::readonly_ptr<T>, or a `const T* __restrict__` pointer (ManifestParam::Restrict).
+static bool isReadOnlyUnaliased(QualType T, const ASTContext &Ctx) {
+  if (const auto *Spec =
+          dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+    return Spec->getQualifiedNameAsString() == "offload::readonly_ptr";
+  if (!T.isRestrictQualified() || !T->isPointerType())
+    return false;
+  return Ctx.getBaseElementType(T->getPointeeType()).isConstQualified();  // also T (*)[N]
+}
+
 class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
 public:
   LaunchFinder(ASTContext &Ctx, Manifest &Out, bool GccSymbols)
@@ -348,8 +358,9 @@ private:
         Ok = false;
         continue;
       }
-      MK.Params.push_back(
-          {P->getNameAsString(), P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind});
+      MK.Params.push_back({P->getNameAsString(),
+                           P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind,
+                           isReadOnlyUnaliased(P->getType(), Ctx)});
     }
     if (!Ok)
       return;

@@ -68,7 +68,8 @@ std::string toJSON(const Manifest &M) {
   for (const ManifestKernel &K : M.Kernels) {
     json::Array Params;
     for (const ManifestParam &P : K.Params)
-      Params.push_back(json::Object{{"name", P.Name}, {"type", P.Type}, {"kind", P.Kind}});
+      Params.push_back(json::Object{
+          {"name", P.Name}, {"type", P.Type}, {"kind", P.Kind}, {"restrict", P.Restrict}});
     Kernels.push_back(json::Object{{"name", K.Name},
                                    {"host_symbol", K.HostSymbol},
                                    {"entry", K.Entry},
@@ -161,7 +162,8 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
       auto Kind = PO ? Str(*PO, "kind") : std::nullopt;
       if (!Type || !Kind)
         return Fail("kernel '" + K.Name + "': a parameter lacks \"type\" or \"kind\"");
-      K.Params.push_back({Str(*PO, "name").value_or(""), *Type, *Kind});
+      K.Params.push_back({Str(*PO, "name").value_or(""), *Type, *Kind,
+                          PO->getBoolean("restrict").value_or(false)});
     }
     M.Kernels.push_back(std::move(K));
   }

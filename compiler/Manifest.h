@@ -16,6 +16,10 @@ struct ManifestParam {
   std::string Name;  ///< as declared, e.g. "x" (empty for an unnamed parameter)
   std::string Type;  ///< as written by clang, e.g. "double (*)[256]"
   std::string Kind;  ///< offload::abi::param_kind_name(): "tofrom", "to", "literal", "value"
+  /// Read-only and unaliased (offload::readonly_ptr, or a `const T* __restrict__` pointer): the
+  /// device entry declares its slot a `const void *__restrict__`, so that GPUs load through their
+  /// read-only path.
+  bool Restrict = false;
 };
 
 /// One kernel instantiation that the host code launches.

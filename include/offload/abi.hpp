@@ -53,6 +53,28 @@ template <class T> struct device_ptr {
   explicit operator bool() const { return raw != nullptr; }
 };
 
+/// A device pointer the kernel only reads, and whose memory no other argument writes during the
+/// launch: CUDA's `const T* __restrict__`. GPUs load through it on their read-only data path
+/// (NVIDIA's ld.global.nc, as nvcc does for `const __restrict__`). Made from a device_ptr
+/// (`buffer.data()`); a kernel that writes the memory through another argument is undefined, as
+/// in CUDA. A mapped `const T* __restrict__` parameter is the same for host data.
+template <class T> struct readonly_ptr {
+  const T *raw = nullptr;
+
+  readonly_ptr() = default;
+  explicit readonly_ptr(const T *p) : raw(p) {}
+  template <class U>
+    requires std::is_convertible_v<U *, const T *>
+  readonly_ptr(device_ptr<U> p) : raw(p.raw) {}
+
+  const T &operator[](std::size_t i) const { return raw[i]; }
+  const T &operator*() const { return *raw; }
+  const T *operator->() const { return raw; }
+  const T *get() const { return raw; }
+  readonly_ptr operator+(std::ptrdiff_t n) const { return readonly_ptr(raw + n); }
+  explicit operator bool() const { return raw != nullptr; }
+};
+
 } // namespace offload
 
 namespace offload::abi {
@@ -138,10 +160,15 @@ template <class U> struct param_traits<device_ptr<U>> {
   using object = U;
   static constexpr param_kind kind = param_kind::device;
 };
+template <class U> struct param_traits<readonly_ptr<U>> {
+  using object = const U;
+  static constexpr param_kind kind = param_kind::device;
+};
 
 template <class P> struct is_special_class : std::false_type {};
 template <class U, std::size_t E> struct is_special_class<std::span<U, E>> : std::true_type {};
 template <class U> struct is_special_class<device_ptr<U>> : std::true_type {};
+template <class U> struct is_special_class<readonly_ptr<U>> : std::true_type {};
 
 // Values: arithmetic, enums and trivially copyable classes without pointer type.
 template <class P>
