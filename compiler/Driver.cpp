@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -30,6 +31,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace offload::compiler;
@@ -130,6 +132,32 @@ std::vector<std::string> libraryFiles(const std::string &Dir, const std::string 
   if (StringRef(Lib).starts_with(":"))
     return {Dir + "/" + Lib.substr(1)};
   return {Dir + "/lib" + Lib + ".a", Dir + "/lib" + Lib + ".so"};
+}
+
+/// Whether a failed build may remove `Path` (FailureCleanup): it does not exist yet, or it is a
+/// regular file (not a link) that holds what a build writes.
+bool mayReplaceOnFailure(const std::string &Path) {
+  sys::fs::file_status Status;
+  if (sys::fs::status(Path, Status, /*follow=*/false))
+    return true;  // not there: whatever appears there is this build's
+  if (Status.type() != sys::fs::file_type::regular_file)
+    return false;
+  file_magic Magic;
+  if (identify_magic(Path, Magic))
+    return false;
+  switch (Magic) {
+  case file_magic::elf_executable:
+  case file_magic::elf_relocatable:
+  case file_magic::elf_shared_object:
+  case file_magic::archive:
+  case file_magic::offload_binary:
+    return true;
+  default:
+    break;
+  }
+  // A manifest: JSON that says so at its start.
+  auto Head = MemoryBuffer::getFileSlice(Path, 8192, 0);
+  return Head && (*Head)->getBuffer().contains("offload-cxx-manifest");
 }
 
 [[noreturn]] void exitFailed() {
@@ -412,7 +440,11 @@ int main(int argc, char **argv) {
     for (const std::string &Path : {std::string(ManifestPath), std::string(DeviceImagePath)})
       if (!Path.empty() && !Output.empty() && sys::fs::exists(Output) && Same(Path, Output))
         fail("input file '" + Path + "' is the same as output file");
-    OnFailure.Output = Output;
+    // A failed build removes its output only if the build may have written it, or it is an
+    // earlier build's output (a program, an object, an archive, a device image or manifest):
+    // never a user's other file that -o happens to name, nor the target of a symbolic link.
+    if (mayReplaceOnFailure(Output))
+      OnFailure.Output = Output;
   }
 
   // Temporaries: beside the output under --save-temps, else in a private folder.
@@ -431,6 +463,12 @@ int main(int argc, char **argv) {
     sys::SetInterruptFunction([] {
       if (!OnFailure.TempDir.empty())
         sys::fs::remove_directories(OnFailure.TempDir);
+    });
+    // A closed pipe on stderr (`offload-cxx ... 2>&1 | head -c 10`): the same, then exit 1.
+    sys::SetOneShotPipeSignalFunction([] {
+      if (!OnFailure.TempDir.empty())
+        sys::fs::remove_directories(OnFailure.TempDir);
+      ::_exit(1);
     });
   }
   scope_exit Cleanup([&] {

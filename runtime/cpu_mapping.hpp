@@ -10,6 +10,7 @@
 // as libomptarget maps an address once. Values and device pointers cost nothing.
 #pragma once
 
+#include <offload/detail/data_api.hpp>
 #include <offload/detail/runtime_api.hpp>
 
 #include <cstdint>
@@ -43,5 +44,15 @@ private:
   std::vector<void *> allocations_;
   std::vector<copied_object> back_;
 };
+
+/// Data regions on the CPU device, as libomptarget keeps them on a GPU: region begin makes a copy
+/// of each mapped object (copied in for to/tofrom) and counts it; a launch whose object lies in
+/// a region's copy uses that copy and copies nothing (so host writes after the region opened do
+/// not reach kernels, and kernels' writes reach the host only at the region's end, by its
+/// directions); update_to/update_from copy a present object's bytes; region end copies back
+/// (from/tofrom) when the last reference goes. A region over part of an object already present,
+/// or extending one, is refused, as libomptarget refuses it.
+void cpu_region_data(detail::data_op op, const detail::arg_desc *maps, std::uint32_t n,
+                     const std::string &where);
 
 } // namespace offload::rt

@@ -3,6 +3,7 @@
 // OFFLOAD_INFO lines show each map entry and copy); on the CPU device host memory is device
 // memory, so allocation is aligned host memory and regions copy nothing.
 #include "cpu_device.hpp"
+#include "cpu_mapping.hpp"
 #include "devices.hpp"
 #include "fault_report.hpp"
 #include "gpu_device.hpp"
@@ -145,6 +146,10 @@ void copy_to_host(device_handle device, void *host_dst, const void *device_src,
 
 void region_data(device_handle device, data_op op, const arg_desc *maps, std::uint32_t n,
                  source_loc where) {
+  if (device.gpu < 0) {
+    rt::cpu_region_data(op, maps, n, "data region at " + at(where));
+    return;
+  }
   rt::map_data(device, op, maps, n, where, nullptr);
 }
 

@@ -102,6 +102,10 @@ void check_launch_shape(const detail::launch_request &request, const kernel_info
                             " threads exceed the limit of every device (" +
                             std::to_string(max_workgroup_threads) + " threads, " +
                             std::to_string(max_workgroup_threads_z) + " in z)");
+  for (std::uint32_t i = 0; i < request.num_args; ++i)
+    if (request.args[i].how != detail::transfer::literal && request.args[i].bytes == UINT64_MAX)
+      rt::fail(context(), "a span argument (slot " + std::to_string(i) +
+                              ") holds more bytes than a 64-bit size holds");
   if (request.dynamic_shared_bytes > max_dynamic_shared_bytes)
     rt::fail(context(), std::to_string(request.dynamic_shared_bytes) +
                             " bytes of dynamic shared memory exceed the limit of every device (" +

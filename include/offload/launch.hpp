@@ -89,7 +89,11 @@ void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
     out[0] = {Explicit ? How : fallback, address, sizeof(object), 0};
   } else if constexpr (kind == abi::param_kind::span_tofrom || kind == abi::param_kind::span_to) {
     constexpr transfer fallback = kind == abi::param_kind::span_to ? transfer::to : transfer::tofrom;
-    out[0] = {Explicit ? How : fallback, param.data(), param.size_bytes(), 0};
+    // A span whose byte size does not fit 64 bits says so (refused at the launch) rather than
+    // wrapping to a small copy.
+    const std::uint64_t bytes = param.size() > SIZE_MAX / sizeof(object) ? UINT64_MAX
+                                                                          : param.size_bytes();
+    out[0] = {Explicit ? How : fallback, param.data(), bytes, 0};
     out[1] = {transfer::literal, nullptr, sizeof(abi::slot_t), abi::slot_t(param.size())};
   } else if constexpr (kind == abi::param_kind::device) {
     out[0] = {transfer::literal, nullptr, sizeof(void *),

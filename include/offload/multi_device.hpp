@@ -53,12 +53,12 @@ struct range {
 /// but the last (n) is a multiple of `granule` (e.g. the workgroup size, or a cache line's
 /// elements), and the chunks' counts of granules differ by at most one, the first chunks being
 /// the larger (with granule 1, sizes n / parts or n / parts + 1). With fewer granules than parts
-/// the last chunks are empty. Throws std::invalid_argument when parts or granule is 0.
+/// the last chunks are empty. Throws offload::error when parts or granule is 0.
 inline std::vector<range> partition(std::size_t n, std::size_t parts, std::size_t granule = 1) {
   if (parts == 0)
-    throw std::invalid_argument("offload::partition: zero parts");
+    throw error("offload-cxx: error: offload::partition: zero parts");
   if (granule == 0)
-    throw std::invalid_argument("offload::partition: granule 0");
+    throw error("offload-cxx: error: offload::partition: granule 0");
   const std::size_t units = n / granule + (n % granule != 0);  // granules, the last maybe partial
   const std::size_t base = units / parts, extra = units % parts;
   std::vector<range> out(parts);
@@ -76,22 +76,22 @@ inline std::vector<range> partition(std::size_t n, std::size_t parts, std::size_
 /// n * weights[p] / sum(weights) elements (e.g. weights from each device's measured speed).
 /// Each boundary is its exact cumulative share rounded to the nearest multiple of `granule`
 /// (the last is n), so it is within granule / 2 of exact; a weight of 0 gives an empty chunk.
-/// Throws std::invalid_argument for no weights, a negative or non-finite weight, an all-zero
+/// Throws offload::error for no weights, a negative or non-finite weight, an all-zero
 /// sum, or granule 0.
 inline std::vector<range> partition(std::size_t n, std::span<const double> weights,
                                     std::size_t granule = 1) {
   if (weights.empty())
-    throw std::invalid_argument("offload::partition: no weights");
+    throw error("offload-cxx: error: offload::partition: no weights");
   if (granule == 0)
-    throw std::invalid_argument("offload::partition: granule 0");
+    throw error("offload-cxx: error: offload::partition: granule 0");
   long double total = 0;
   for (double w : weights) {
     if (!(w >= 0) || !std::isfinite(w))
-      throw std::invalid_argument("offload::partition: a weight is negative or not finite");
+      throw error("offload-cxx: error: offload::partition: a weight is negative or not finite");
     total += w;
   }
   if (!(total > 0))
-    throw std::invalid_argument("offload::partition: the weights sum to 0");
+    throw error("offload-cxx: error: offload::partition: the weights sum to 0");
   const std::size_t units = n / granule + (n % granule != 0);
   std::vector<range> out(weights.size());
   long double cumulative = 0;
@@ -116,7 +116,7 @@ inline std::vector<range> partition(std::size_t n, std::span<const double> weigh
 }
 
 /// Parses a device list such as "0,1,3", "cpu" or "cpu,cpu": GPU numbers and "cpu" for
-/// offload::cpu_device, comma-separated. Throws std::invalid_argument for anything else or an
+/// offload::cpu_device, comma-separated. Throws offload::error for anything else or an
 /// empty list. The numbers are checked when a device_set is made from them.
 inline std::vector<int> parse_device_list(std::string_view text) {
   std::vector<int> out;
@@ -129,11 +129,11 @@ inline std::vector<int> parse_device_list(std::string_view text) {
       out.push_back(cpu_device);
     } else {
       if (item.empty() || item.size() > 6)
-        throw std::invalid_argument("offload: not a device list: '" + std::string(text) + "'");
+        throw error("offload-cxx: error: offload: not a device list: '" + std::string(text) + "'");
       int value = 0;
       for (char c : item) {
         if (c < '0' || c > '9')
-          throw std::invalid_argument("offload: not a device list: '" + std::string(text) + "'");
+          throw error("offload-cxx: error: offload: not a device list: '" + std::string(text) + "'");
         value = value * 10 + (c - '0');
       }
       out.push_back(value);
@@ -153,12 +153,12 @@ public:
   device_set() : device_set(all_devices()) {}
   /// The listed devices, in order: GPU numbers below gpu_count() and offload::cpu_device.
   /// Throws offload::error for another number (naming the caller's file:line), and
-  /// std::invalid_argument for an empty list.
+  /// offload::error for an empty list.
   explicit device_set(std::vector<int> devices,
                       std::source_location where = std::source_location::current())
       : devices_(std::move(devices)) {
     if (devices_.empty())
-      throw std::invalid_argument("offload::device_set: no devices");
+      throw error("offload-cxx: error: offload::device_set: no devices");
     queues_.reserve(devices_.size());
     for (int d : devices_)
       queues_.push_back(std::make_unique<offload::queue>(d, where));
@@ -194,7 +194,7 @@ public:
   std::vector<range> partition(std::size_t n, std::span<const double> weights,
                                std::size_t granule = 1) const {
     if (weights.size() != size())
-      throw std::invalid_argument("offload::device_set::partition: " +
+      throw error("offload-cxx: error: offload::device_set::partition: " +
                                   std::to_string(weights.size()) + " weights for " +
                                   std::to_string(size()) + " devices");
     return offload::partition(n, weights, granule);

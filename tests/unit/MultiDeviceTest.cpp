@@ -116,16 +116,16 @@ TEST(Partition, WeightedProperties) {
 }
 
 TEST(Partition, RejectsBadArguments) {
-  EXPECT_THROW(offload::partition(10, 0), std::invalid_argument);
-  EXPECT_THROW(offload::partition(10, 2, 0), std::invalid_argument);
-  EXPECT_THROW(offload::partition(10, std::span<const double>{}), std::invalid_argument);
-  EXPECT_THROW(offload::partition(10, std::vector<double>{1, -1}), std::invalid_argument);
-  EXPECT_THROW(offload::partition(10, std::vector<double>{0, 0}), std::invalid_argument);
+  EXPECT_THROW(offload::partition(10, 0), offload::error);
+  EXPECT_THROW(offload::partition(10, 2, 0), offload::error);
+  EXPECT_THROW(offload::partition(10, std::span<const double>{}), offload::error);
+  EXPECT_THROW(offload::partition(10, std::vector<double>{1, -1}), offload::error);
+  EXPECT_THROW(offload::partition(10, std::vector<double>{0, 0}), offload::error);
   EXPECT_THROW(offload::partition(10, std::vector<double>{1, std::numeric_limits<double>::quiet_NaN()}),
-               std::invalid_argument);
+               offload::error);
   EXPECT_THROW(offload::partition(10, std::vector<double>{1, std::numeric_limits<double>::infinity()}),
-               std::invalid_argument);
-  EXPECT_THROW(offload::partition(10, std::vector<double>{1}, 0), std::invalid_argument);
+               offload::error);
+  EXPECT_THROW(offload::partition(10, std::vector<double>{1}, 0), offload::error);
 }
 
 TEST(DeviceList, Parses) {
@@ -135,7 +135,7 @@ TEST(DeviceList, Parses) {
   EXPECT_EQ(offload::parse_device_list("cpu,cpu,2"),
             (std::vector<int>{offload::cpu_device, offload::cpu_device, 2}));
   for (const char *bad : {"", ",", "0,", ",1", "-1", "gpu", "1,,2", "1 ", "cpu0", "99999999"})
-    EXPECT_THROW(offload::parse_device_list(bad), std::invalid_argument) << "'" << bad << "'";
+    EXPECT_THROW(offload::parse_device_list(bad), offload::error) << "'" << bad << "'";
 }
 
 TEST(DeviceSet, DefaultIsEveryGpuOrTheCpuDevice) {
@@ -162,7 +162,7 @@ TEST(DeviceSet, ExplicitListAndPartition) {
   EXPECT_EQ(set.partition(5), (std::vector<range>{{0, 3}, {3, 5}}));
   const std::vector<double> w{3, 1};
   EXPECT_EQ(set.partition(8, w), (std::vector<range>{{0, 6}, {6, 8}}));
-  EXPECT_THROW(set.partition(8, std::vector<double>{1, 1, 1}), std::invalid_argument);
+  EXPECT_THROW(set.partition(8, std::vector<double>{1, 1, 1}), offload::error);
   EXPECT_EQ(set.describe().find("CPU device"), 0u) << set.describe();
   EXPECT_THROW(set.device(2), std::out_of_range);
   offload::device_set moved = std::move(set);
@@ -170,7 +170,7 @@ TEST(DeviceSet, ExplicitListAndPartition) {
 }
 
 TEST(DeviceSet, RejectsBadDevices) {
-  EXPECT_THROW(offload::device_set(std::vector<int>{}), std::invalid_argument);
+  EXPECT_THROW(offload::device_set(std::vector<int>{}), offload::error);
   EXPECT_THROW(offload::device_set({offload::cpu_device, offload::gpu_count() + 3}), offload::error);
   EXPECT_THROW(offload::device_set({-7}), offload::error);
 }

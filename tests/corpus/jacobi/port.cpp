@@ -160,7 +160,7 @@ float host_jacobi_step (float* f, const float* f_old, const int N) {
 }
 
 int main (int argc, char* argv[]) {
-  const int N = argc > 1 ? atoi(argv[1]) : 256;  // SMALL; 2048 is the original's
+  const int N = argc > 1 ? atoi(argv[1]) : 64;  // SMALL; 2048 is the original's
   if (N < 16 || N % 16 != 0) {
     std::cout << "jacobi: FAIL N must be a positive multiple of 16" << std::endl;
     return 1;
