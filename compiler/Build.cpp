@@ -178,7 +178,7 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
                       ArrayRef<std::string> MetadataFlags, ArrayRef<std::string> HostCompile,
                       const std::string &HostObject, const std::string &Object,
                       bool SkipWithoutKernels) {
-  const std::string ObjectStem = S.Stem + "." + sys::path::stem(Source).str();
+  const std::string ObjectStem = S.Stem + "." + tempStem(Source);
   Expected<RunningCommand> Running = startCommand(HostCompile, S.Commands);
   if (!Running)
     return Running.takeError();

@@ -334,6 +334,13 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
           Nvidia ? "" : " (ROCm's device libraries are not packaged): build this program for "
                         "NVIDIA or the CPU device, or avoid <cmath> in its kernels");
     const std::string Kernel = kernelReaching(F), Callee = demangle(Name.str());
+    if (StringRef(Callee).starts_with("offload::detail::") ||
+        StringRef(Callee).starts_with("offload::rt::"))
+      return createStringError(inconvertibleErrorCode(),
+                               "kernel '%s' uses offload's host API ('%s'): a kernel cannot "
+                               "launch kernels, make buffers, regions or queues, or choose "
+                               "devices; do that on the host, before or after the launch",
+                               Kernel.c_str(), Callee.c_str());
     if (Kernel == Callee)
       return createStringError(inconvertibleErrorCode(),
                                "kernel '%s' is launched, but none of the linked objects defines "

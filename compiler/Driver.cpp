@@ -449,7 +449,7 @@ int main(int argc, char **argv) {
 
   // Temporaries: beside the output under --save-temps, else in a private folder.
   SmallString<256> TempDir;
-  std::string Stem = Output.empty() ? "offload" : sys::path::stem(Output).str();
+  std::string Stem = Output.empty() ? "offload" : tempStem(Output);
   if (SaveTemps) {
     TempDir = sys::path::parent_path(Output);
     if (TempDir.empty())
@@ -527,7 +527,7 @@ int main(int argc, char **argv) {
   auto CompileToObject = [&](const std::string &Source, const std::string &Object) {
     HostPassOptions HO = hostOptions();
     const std::string HostObject =
-        std::string(TempDir) + "/" + Stem + "." + sys::path::stem(Source).str() + ".host.o";
+        std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
     check(compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
                           HostObject, Object));
   };
@@ -548,7 +548,7 @@ int main(int argc, char **argv) {
     for (const std::string &In : Sources) {
       if (isCxxSource(In)) {
         // Numbered: a/x.cpp and b/x.cpp share a stem.
-        std::string Object = (TempDir + "/" + Twine(Objects.size()) + "." + sys::path::stem(In) +
+        std::string Object = (TempDir + "/" + Twine(Objects.size()) + "." + tempStem(In) +
                               ".compiled.o").str();
         CompileToObject(In, Object);
         Objects.push_back(Object);
@@ -591,7 +591,7 @@ int main(int argc, char **argv) {
     // The host compile needs nothing from the other passes: it runs while they do.
     HostPassOptions HO = hostOptions();
     const std::string HostObject =
-        (TempDir + "/" + Stem + "." + sys::path::stem(Inputs[0]) + ".host.o").str();
+        (TempDir + "/" + Stem + "." + tempStem(Inputs[0]) + ".host.o").str();
     RunningCommand HostCompile = check(
         startCommand(check(hostCompileCommand(Inputs[0], HO, HostObject)), Cmd));
     std::string ClangDiagnostics;

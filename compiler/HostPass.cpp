@@ -369,7 +369,7 @@ Error runHostPass(ArrayRef<std::string> Sources, StringRef DeviceImagePath,
   std::vector<std::string> Objects;
   for (const std::string &Source : Sources) {
     Expected<std::string> Object = compileHostObject(
-        Source, O, O.TempDir + "/" + O.TempStem + "." + sys::path::stem(Source).str() + ".host.o");
+        Source, O, O.TempDir + "/" + O.TempStem + "." + tempStem(Source) + ".host.o");
     if (!Object)
       return Object.takeError();
     Objects.push_back(std::move(*Object));

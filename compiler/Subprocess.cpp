@@ -72,6 +72,8 @@ static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
   return Error::success();
 }
 
+std::string tempStem(StringRef Path) { return sys::path::stem(Path).take_front(48).str(); }
+
 void appendUserCompileFlags(std::vector<std::string> &Args, ArrayRef<std::string> UserFlags) {
   if (llvm::none_of(UserFlags, [](StringRef A) { return A.starts_with("-std="); }))
     Args.push_back("-std=c++20");

@@ -36,6 +36,10 @@ void appendUserCompileFlags(std::vector<std::string> &Args, llvm::ArrayRef<std::
 /// no warning may point into a file offload-cxx generated.
 void appendUserFlagsForClang(std::vector<std::string> &Args, llvm::ArrayRef<std::string> UserFlags);
 
+/// A file's stem for the names of temporary files, at most 48 characters (a temporary name joins
+/// the output's stem and a source's: two 250-character names passed NAME_MAX).
+std::string tempStem(llvm::StringRef Path);
+
 /// Writes Contents to Path, or returns an error naming Path.
 llvm::Error writeFile(llvm::StringRef Path, llvm::StringRef Contents);
 

@@ -5,6 +5,8 @@
 #include "cpu_device.hpp"
 
 #include "cpu_fault.hpp"
+#include "devices.hpp"
+#include "registry.hpp"
 
 #include <offload/launch.hpp>
 #include <offload/workgroup.hpp>
@@ -471,10 +473,14 @@ void cpu_barrier() {
   if (!fibers) {
     if (current_cpu_item.block_dim.x * current_cpu_item.block_dim.y * current_cpu_item.block_dim.z <= 1)
       return;  // a workgroup of one work-item
-    throw offload::error("offload-cxx: error: offload::barrier() in a kernel that offload-cxx did "
-                         "not see call it (called through a function of another file?): mark "
-                         "the kernel's launch with a barrier-calling kernel, or build the caller "
-                         "with offload-cxx");
+    const detail::launch_request *launch = rt::cpu_kernel_running();
+    const rt::kernel_info *kernel = launch ? rt::find_kernel(launch->kernel) : nullptr;
+    throw offload::error(
+        "offload-cxx: error: kernel '" + (kernel ? kernel->name : std::string("?")) +
+        "' launched at " + (launch ? rt::short_location(launch->where) : std::string("?")) +
+        ": it calls offload::barrier() through a function whose body the file that launches it "
+        "does not see (in another file), so the CPU device did not run its workgroups as "
+        "fibers: put that function's body in a header the launching file includes");
   }
   const dim3 me = current_cpu_item.thread;
   boost::context::fiber *sink = fibers->scheduler_sink;

@@ -51,6 +51,14 @@ std::string environment_problem() {
       std::strcmp(g, "liboffload") != 0)
     return std::string("OFFLOAD_GPU_STREAMS=") + g +
            " is not understood (off, 0 or liboffload, or leave it unset)";
+  if (const char *o = std::getenv("OMP_TARGET_OFFLOAD"); o && *o) {
+    bool known = false;
+    for (const char *v : {"mandatory", "disabled", "default"})
+      known |= strcasecmp(o, v) == 0;
+    if (!known)
+      return std::string("OMP_TARGET_OFFLOAD=") + o +
+             " is not understood (mandatory, disabled or default, or leave it unset)";
+  }
   if (const char *c = std::getenv("OFFLOAD_CUDA_SCHEDULE"); c && *c) {
     bool known = false;
     for (const char *v : {"auto", "spin", "yield", "blocking"})

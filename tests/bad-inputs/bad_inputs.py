@@ -55,13 +55,16 @@ CLASSES = {
     "copy-too-large": r"offload-cxx: error: copy at [^:]+:\d+: \d+ elements do not fit a buffer of \d+",
     "device-fault": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ failed on ",
     "queued-device-fault": r"offload-cxx: error: one of \d+ queued launches failed on .*kernel '\w+' launched at [\w.-]+:\d+",
-    "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS|OFFLOAD_INFO|OFFLOAD_CPU_STACK|OFFLOAD_GPU_STREAMS|OFFLOAD_CUDA_SCHEDULE)=\S+ is not",
+    "bad-environment": r"offload-cxx: error: .*(OFFLOAD_DEVICE|OFFLOAD_CPU_THREADS|OFFLOAD_INFO|OFFLOAD_CPU_STACK|OFFLOAD_GPU_STREAMS|OFFLOAD_CUDA_SCHEDULE|OMP_TARGET_OFFLOAD)=\S+ is not",
     "buffer-size-overflow": r"offload-cxx: error: buffer at [^:]+:\d+: (\d+ elements of \d+ bytes are more bytes than a 64-bit size holds|cannot allocate)",
     "kernel-threw": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+ threw an exception",
     "device-host-global": r"error: kernel '[^']+' uses the global variable '[^']+', which exists only on the host",
     "bundle-symlink": r"error: '[^']+' is a symbolic link: name the bundle's folder itself",
     "same-input-output": r"offload-cxx: error: input file '[^']+' is the same as output file",
     "ptxas-error": r":\d+:\d+: error: ptxas \(sm_\d+\): ",
+    "span-overflow": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+: a span argument .* more bytes than a 64-bit size holds",
+    "unreadable-argument": r"offload-cxx: error: kernel '\w+' launched at [\w.-]+:\d+: an argument's memory at address 0x[0-9a-f]+ .* cannot be read",
+    "host-api-in-kernel": r"offload-cxx: error: kernel '[^']+' uses offload's host API",
     "nested-launch": r"error: kernel '[^']+' launches kernel '[^']+': a kernel cannot launch kernels",
     "queued-temporary": r"error: static assertion failed: queue::launch: an argument is a temporary",
     "kernel-undefined": r"offload-cxx: error: kernel '[^']+' is launched but defined in no file of the program",
@@ -123,6 +126,10 @@ CASES = [
     build_case("host-global", "device-host-global", kernel="reads_host", marked=False,
                extra=["--offload-arch=sm_90,host"], needs={"ptxas"}),
     build_case("nested-launch", "nested-launch", kernel="outer"),
+    build_case("launch-through-helper", "host-api-in-kernel", kernel="outer", marked=False,
+               extra=["--offload-arch=sm_90,host"], needs={"ptxas"}),
+    Case("failed-build-keeps-other-file", "cxx-error", "build",
+         ["{driver}", src("syntax"), "-o", "{work}/other.cpp"], setup="other-file"),
     build_case("long-double-gpu", "cxx-error", extra=["--offload-arch=sm_90,host"],
                needs={"ptxas"}),
     build_case("ptx-asm-error", "ptxas-error", extra=["--offload-arch=sm_90,host"],
@@ -271,6 +278,11 @@ CASES = [
     run_case("env-stack-negative", "bad-environment", kernel="set", env={"OFFLOAD_CPU_STACK": "-5"}),
     run_case("env-bad-cuda-schedule", "bad-environment", kernel="set",
              env={"OFFLOAD_CUDA_SCHEDULE": "fast"}),
+    run_case("env-bad-omp-offload", "bad-environment", kernel="set",
+             env={"OMP_TARGET_OFFLOAD": "bogus"}),
+    run_case("span-bytes-overflow", "span-overflow", kernel="scale"),
+    run_case("span-bad-pointer", "unreadable-argument", kernel="scale", gpu=False,
+             note="libomptarget reads the bad address itself on a GPU"),
     run_case("env-stack-huge", "bad-environment", kernel="set",
              env={"OFFLOAD_CPU_STACK": "100000000000"}),
     # --- run, GPU only ---
@@ -340,6 +352,8 @@ def prepare(setup, work, driver):
             os.symlink(target, link)
     elif setup == "own-source":
         shutil.copy(FINE, os.path.join(work, "mine.cpp"))
+    elif setup == "other-file":  # -o names a file of the user's that is not an input
+        shutil.copy(FINE, os.path.join(work, "other.cpp"))
     elif setup == "cut-archive":  # an archive whose last member is cut short
         obj = os.path.join(work, "fine-for-archive.o")
         subprocess.run([driver, "-c", FINE, "-o", obj], check=True)
@@ -394,6 +408,8 @@ def check(case, result, work):
         return "the user's library was overwritten"
     if case.setup == "bundle-link" and not os.path.exists(os.path.join(work, "bundle-target", "run")):
         return "the bundle the link points to was emptied"
+    if case.setup == "other-file" and open(os.path.join(work, "other.cpp")).read() != open(FINE).read():
+        return "a failed build removed or changed the file -o named"
     if case.setup == "own-source" and open(os.path.join(work, "mine.cpp")).read() != open(FINE).read():
         return "the user's source was overwritten"
     if case.kind == "build":  # a failed build leaves no temporary folder of its own

@@ -182,6 +182,14 @@ int main(int argc, char **argv) {
       {"env-stack-garbage", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-garbage */ }},
       {"env-stack-negative", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-negative */ }},
       {"env-bad-cuda-schedule", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-cuda-schedule */ }},
+      {"env-bad-omp-offload", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-omp-offload */ }},
+      {"span-bytes-overflow", [] {
+         double d = 1;
+         offload::launch(scale, {}, std::span<double>(&d, (std::size_t(1) << 61) + 1), 2.0); /* case:span-bytes-overflow */
+       }},
+      {"span-bad-pointer", [] {
+         offload::launch(scale, {}, std::span<double>(reinterpret_cast<double *>(0x10), 100), 2.0); /* case:span-bad-pointer */
+       }},
       {"env-stack-huge", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-huge */ }},
       {"size-t-grid-too-large", [] {
          const std::size_t n = std::size_t(1) << 45;

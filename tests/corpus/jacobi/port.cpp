@@ -23,7 +23,7 @@
 #include <vector>
 
 // A multiple of thread block size: N is a parameter of the port (a kernel parameter, and a
-// variable of main), default 256 (SMALL); the original's is 2048
+// variable of main), default 64 (SMALL); the original's is 2048
 
 #define IDX(i, j) ((i) + (j) * N)
 
