@@ -18,6 +18,9 @@ for src in "$root"/examples/fill.cpp "$root"/examples/guide/*.cpp "$root"/exampl
   grep -q -- "RUN: %offload-cxx --offload-arch=host" "$src" && continue
   "$oc" -O2 --offload-arch="$arch",host "$src" -o "$work/bin/$name"
 done
+for port in "$root"/tests/corpus/*/port.cpp; do  # the corpus of foreign programs (issue 15)
+  "$oc" -O2 --offload-arch="$arch",host "$port" -o "$work/bin/corpus-$(basename "$(dirname "$port")")"
+done
 for src in "$root"/examples/multi-gpu/*.cpp; do  # names shared with examples/device
   "$oc" -O2 --offload-arch="$arch",host "$src" -o "$work/bin/multi-gpu-$(basename "$src" .cpp)"
 done
