@@ -68,8 +68,12 @@ std::string toJSON(const Manifest &M) {
   for (const ManifestKernel &K : M.Kernels) {
     json::Array Params;
     for (const ManifestParam &P : K.Params)
-      Params.push_back(json::Object{
-          {"name", P.Name}, {"type", P.Type}, {"kind", P.Kind}, {"restrict", P.Restrict}});
+    {
+      json::Object Param{{"name", P.Name}, {"type", P.Type}, {"kind", P.Kind}};
+      if (P.Restrict)  // written only when set
+        Param["restrict"] = true;
+      Params.push_back(std::move(Param));
+    }
     Kernels.push_back(json::Object{{"name", K.Name},
                                    {"host_symbol", K.HostSymbol},
                                    {"entry", K.Entry},
