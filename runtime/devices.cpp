@@ -6,6 +6,7 @@
 
 #include <offload/launch.hpp>
 
+#include <atomic>
 #include <cstdlib>
 #include <cctype>
 #include <cerrno>
@@ -95,6 +96,12 @@ device_choice choose_device_or_explain(int requested, bool has_image, std::strin
   }
   const int gpus = usable_gpu_count();
   int gpu = -1;
+  if (requested >= 0 && gpus_shut_down()) {
+    why = "launched while the program exits (from a global's destructor or an atexit handler), "
+          "after the GPU runtime began to shut down: launch before main returns, or on "
+          "offload::cpu_device";
+    return {};
+  }
   if (requested >= 0) {
     if (requested >= gpus) {
       why = "device " + std::to_string(requested) + " does not exist (" + std::to_string(gpus) +
@@ -109,7 +116,9 @@ device_choice choose_device_or_explain(int requested, bool has_image, std::strin
     }
     gpu = requested;
   } else if (requested == default_device) {
-    if (gpus > 0 && has_image)
+    // At exit the GPU runtime may be gone: the default device is then the CPU device, which
+    // computes the same results.
+    if (gpus > 0 && has_image && !gpus_shut_down())
       gpu = 0;
   } else if (requested != cpu_device) {
     why = "invalid device number " + std::to_string(requested);
@@ -119,7 +128,25 @@ device_choice choose_device_or_explain(int requested, bool has_image, std::strin
     why = "OMP_TARGET_OFFLOAD=mandatory but no GPU holds this program's image";
     return {};
   }
+  if (gpu >= 0)
+    watch_for_exit();
   return {gpu, gpu >= 0 ? &gpu_device_name(gpu) : &cpu_device_name()};
 }
+
+namespace {
+std::atomic<bool> exiting{false};
+}
+
+void watch_for_exit() {
+  // Registered at the first GPU launch, so it runs (exit calls handlers in reverse order) before
+  // the destructors of globals made earlier, whose launches then see it.
+  static const bool registered = [] {
+    std::atexit([] { exiting.store(true); });
+    return true;
+  }();
+  (void)registered;
+}
+
+bool gpus_shut_down() { return exiting.load(std::memory_order_relaxed); }
 
 } // namespace offload::rt

@@ -34,6 +34,13 @@ template <class Context>
 device_choice choose_device(int requested, bool has_image, const Context &context);
 
 /// The rule itself: the choice, or an empty name and `why` set.
+/// Whether the program is exiting, past the point where GPU launches are safe (the GPU runtime's
+/// per-thread state and libomptarget shut down around now): set by an atexit handler registered
+/// at the first GPU launch (watch_for_exit). Default-device launches then run on the CPU device;
+/// a launch naming a GPU is an error.
+bool gpus_shut_down();
+void watch_for_exit();
+
 device_choice choose_device_or_explain(int requested, bool has_image, std::string &why);
 
 template <class Context>
