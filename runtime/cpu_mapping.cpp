@@ -46,6 +46,22 @@ std::string hex(std::uintptr_t v) {
 /// Alignment of each copy: its address keeps the host object's offset modulo this, so an
 /// over-aligned object stays aligned.
 constexpr std::uintptr_t copy_alignment = 256;
+
+/// Memory for the copy of `bytes` at host address `begin` (freed with std::free(*memory)); the
+/// copy's address keeps the host's offset modulo copy_alignment. nullptr when it cannot be had.
+char *allocate_copy(std::uintptr_t begin, std::uint64_t bytes, void **memory) {
+  const std::uintptr_t offset = begin % copy_alignment;
+  *memory = bytes <= UINTPTR_MAX - 2 * copy_alignment
+                ? std::aligned_alloc(copy_alignment, (offset + bytes + copy_alignment - 1) /
+                                                         copy_alignment * copy_alignment)
+                : nullptr;
+  return *memory ? static_cast<char *>(*memory) + offset : nullptr;
+}
+
+std::string unreadable(std::uintptr_t begin, std::uint64_t bytes) {
+  return "an argument's memory at address 0x" + hex(begin) + " (" + std::to_string(bytes) +
+         " bytes) cannot be read: it is not the host object the argument should point at";
+}
 } // namespace
 
 namespace {
@@ -59,13 +75,15 @@ struct present_object {
 std::mutex present_lock;
 std::vector<present_object> present;  // guarded by present_lock
 
-/// The present object holding [begin, end), or nullptr; throws when the range only overlaps one.
-present_object *find_present(std::uintptr_t begin, std::uintptr_t end, const std::string &where) {
+/// The present object holding [begin, end), or nullptr; throws (with where(), made only then)
+/// when the range only overlaps one.
+template <class Where>
+present_object *find_present(std::uintptr_t begin, std::uintptr_t end, const Where &where) {
   for (present_object &p : present) {
     if (begin >= p.begin && end <= p.end)
       return &p;
     if (begin < p.end && p.begin < end)
-      fail(where, "an argument's " + std::to_string(end - begin) +
+      fail(where(), "an argument's " + std::to_string(end - begin) +
                       " bytes overlap an object a data region holds on the CPU device without "
                       "lying inside it (a GPU refuses this too: map the whole object)");
   }
@@ -95,7 +113,8 @@ cpu_mapping::cpu_mapping(const detail::launch_request &request,
     {
       std::lock_guard guard(present_lock);
       if (!present.empty()) {
-        if (present_object *p = find_present(begin, begin + a.bytes, context(context_arg))) {
+        if (present_object *p = find_present(begin, begin + a.bytes,
+                                             [&] { return context(context_arg); })) {
           // In a data region's copy: used as it is, nothing copied (as on a GPU).
           slots_[i] = static_cast<abi::slot_t>(
               reinterpret_cast<std::uintptr_t>(p->copy + (begin - p->begin)));
@@ -118,22 +137,15 @@ cpu_mapping::cpu_mapping(const detail::launch_request &request,
       end = std::max(end, objects[last].end);
       in |= copies_in(request.args[objects[last].slot].how);
     }
-    const std::uintptr_t offset = begin % copy_alignment, bytes = end - begin;
+    const std::uintptr_t bytes = end - begin;
     void *memory = nullptr;
-    if (bytes <= UINTPTR_MAX - 2 * copy_alignment)
-      memory = std::aligned_alloc(copy_alignment,
-                                  (offset + bytes + copy_alignment - 1) / copy_alignment *
-                                      copy_alignment);
-    if (!memory)
+    char *copy = allocate_copy(begin, bytes, &memory);
+    if (!copy)
       fail(context(context_arg), "cannot allocate the CPU device's copy of " +
                                      std::to_string(bytes) + " bytes that the launch maps");
     allocations_.push_back(memory);
-    char *copy = static_cast<char *>(memory) + offset;
     if (in && !copied_in(copy, reinterpret_cast<const void *>(begin), bytes))
-      fail(context(context_arg),
-           "an argument's memory at address 0x" + hex(begin) + " (" + std::to_string(bytes) +
-               " bytes) cannot be read: it is not the host object the argument should point "
-               "at");
+      fail(context(context_arg), unreadable(begin, bytes));
     for (std::size_t k = first; k < last; ++k) {
       const mapped &o = objects[k];
       char *at = copy + (o.begin - begin);
@@ -156,28 +168,22 @@ void cpu_region_data(detail::data_op op, const detail::arg_desc *maps, std::uint
     if (a.how == transfer::literal || !begin || !a.bytes)
       continue;
     const std::uintptr_t end = begin + a.bytes;
-    present_object *p = find_present(begin, end, where);
+    present_object *p = find_present(begin, end, [&] { return where; });
     switch (op) {
     case data_op::begin: {
       if (p) {  // already there: one more reference, nothing copied
         ++p->references;
         break;
       }
-      const std::uintptr_t offset = begin % copy_alignment;
-      void *memory = a.bytes <= UINTPTR_MAX - 2 * copy_alignment
-                         ? std::aligned_alloc(copy_alignment,
-                                              (offset + a.bytes + copy_alignment - 1) /
-                                                  copy_alignment * copy_alignment)
-                         : nullptr;
-      if (!memory)
+      void *memory = nullptr;
+      char *copy = allocate_copy(begin, a.bytes, &memory);
+      if (!copy)
         fail(where, "cannot allocate the CPU device's copy of " + std::to_string(a.bytes) +
                         " bytes that the region maps");
-      char *copy = static_cast<char *>(memory) + offset;
       if ((a.how == transfer::to || a.how == transfer::tofrom) &&
           !copied_in(copy, a.host_ptr, a.bytes)) {
         std::free(memory);
-        fail(where, "an argument's memory at address 0x" + hex(begin) + " (" +
-                        std::to_string(a.bytes) + " bytes) cannot be read");
+        fail(where, unreadable(begin, a.bytes));
       }
       present.push_back({begin, end, copy, memory, 1});
       break;
