@@ -44,8 +44,9 @@ bool isMarkedKernel(const FunctionDecl *F) {
   return false;
 }
 
-/// Whether F may call offload::barrier(), directly or through functions whose bodies this
-/// translation unit has. A call to a function defined elsewhere is assumed not to.
+/// Whether F may call offload::barrier() or a warp operation (shuffle, ballot), directly or
+/// through functions whose bodies this translation unit has. A call to a function defined
+/// elsewhere is assumed not to.
 class BarrierFinder : public RecursiveASTVisitor<BarrierFinder> {
 public:
   bool mayCallBarrier(const FunctionDecl *F) {
@@ -62,7 +63,9 @@ public:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return true;
-    if (Callee->getQualifiedNameAsString() == "offload::barrier") {
+    // Work-items meet at barriers and at warp operations (the CPU device's are fiber switches).
+    if (const std::string Name = Callee->getQualifiedNameAsString();
+        Name == "offload::barrier" || Name == "offload::detail::cpu_warp_exchange") {
       Found = true;
       return false;
     }

@@ -30,7 +30,8 @@ struct ManifestKernel {
   std::string Callee;      ///< C++ expression naming the instantiation, for generated code
   std::string DeclaredAt;  ///< "file:line" of the kernel's declaration
   std::vector<ManifestParam> Params;
-  /// The kernel may call offload::barrier() (the CPU device then runs work-items as fibers).
+  /// The kernel may call offload::barrier() or a warp operation (the CPU device then runs its
+  /// work-items as fibers).
   bool UsesBarriers = true;
   /// The translation unit has the kernel's definition (not only a declaration): the link step
   /// refuses a program where no file defines a launched kernel.

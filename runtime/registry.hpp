@@ -24,7 +24,7 @@ struct kernel_info {
   std::string entry;        ///< device entry symbol
   std::string declared_at;  ///< "fill.cpp:9"
   std::vector<std::string> param_names;
-  bool uses_barriers = true;  ///< may call offload::barrier(): the CPU device runs fibers
+  bool uses_barriers = true;  ///< may call barrier() or a warp operation: the CPU device runs fibers
   /// The workgroup loop of the program's CPU image, or null (run work-item by work-item).
   void (*cpu_entry)(const abi::slot_t *slots) = nullptr;
   /// The GPU images of the kernel's program (empty for programs built before record version 3).

@@ -1,7 +1,7 @@
 // offload/reduce.hpp — warp/wavefront basics and reductions built on the workgroup primitives.
 //
-// Warps: 32 lanes on NVIDIA, the wavefront size (64 on gfx90a) on AMD, 1 lane on the CPU device
-// (its work-items run one at a time), so code written against warp_size() is correct on all.
+// Warps: 32 lanes on NVIDIA and on the CPU device, the wavefront size (64 on gfx90a) on AMD;
+// code written against warp_size() is correct on all, code written for 32 lanes on all but AMD.
 // Shuffles and ballots are for code where every lane of the warp takes part.
 #pragma once
 
@@ -62,14 +62,46 @@ inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask) {
   return detail::shuffle_or_own(v, lane_id() ^ mask);
 }
 #else
-inline std::uint32_t warp_size() { return 1; }
-inline std::uint32_t lane_id() { return 0; }
-inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t) { return v; }
-inline std::uint64_t ballot(bool predicate) { return predicate ? 1 : 0; }
-// One lane: every other lane is out of the warp, so each lane keeps its own value.
-inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t) { return v; }
-inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t) { return v; }
-inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t) { return v; }
+// The CPU device: warps of 32 lanes, as on NVIDIA, so that CUDA code written for 32 lanes (a row
+// sum at offsets 16..1 or 8..1) means the same. The work-items of a kernel that uses warp
+// operations run as fibers; at each operation a lane stores its word and waits for its warp
+// (runtime/cpu_fibers.cpp).
+namespace detail {
+/// Stores this lane's `word`, waits until every lane of its warp stored one, and returns the
+/// warp's 32 words (valid until this lane's next warp operation).
+const std::uint32_t *cpu_warp_exchange(std::uint32_t word);
+/// The lanes of this work-item's warp that exist (the last warp of a workgroup may be partial).
+inline std::uint32_t cpu_warp_lanes() {
+  const std::uint32_t first = local_linear_id() & ~31u, n = workgroup_size();
+  return n - first < 32 ? n - first : 32;
+}
+/// `v` of lane `src` when it lies in the warp, else the caller's own `v`.
+inline std::uint32_t cpu_shuffle(std::uint32_t v, std::uint32_t src) {
+  const std::uint32_t *words = cpu_warp_exchange(v);
+  return src < cpu_warp_lanes() ? words[src] : v;
+}
+} // namespace detail
+inline std::uint32_t warp_size() { return 32; }
+inline std::uint32_t lane_id() { return local_linear_id() % 32; }
+inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src) {
+  return detail::cpu_shuffle(v, src % 32);
+}
+inline std::uint64_t ballot(bool predicate) {
+  const std::uint32_t *words = detail::cpu_warp_exchange(predicate ? 1 : 0);
+  std::uint64_t bits = 0;
+  for (std::uint32_t lane = 0, n = detail::cpu_warp_lanes(); lane < n; ++lane)
+    bits |= std::uint64_t(words[lane] != 0) << lane;
+  return bits;
+}
+inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta) {
+  return detail::cpu_shuffle(v, lane_id() + delta);
+}
+inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta) {
+  return detail::cpu_shuffle(v, lane_id() >= delta ? lane_id() - delta : 32);
+}
+inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask) {
+  return detail::cpu_shuffle(v, lane_id() ^ mask);
+}
 #endif
 
 namespace detail {

@@ -52,6 +52,15 @@ OFFLOAD_KERNEL void throws_noexcept(int (*x)[4]) noexcept {
     throw std::runtime_error("thrown in a noexcept kernel");
 }
 
+// Warp 0 waits at a shuffle that lanes 16..31 never reach: they wait at the barrier instead.
+OFFLOAD_KERNEL void split_warp(int (*x)[4]) {
+  int v = (*x)[offload::thread_id_x() % 4];
+  if (offload::thread_id_x() < 16)
+    v += offload::shuffle_down(v, 1);
+  offload::barrier();
+  (*x)[offload::thread_id_x() % 4] = v;
+}
+
 int x[4] = {1, 2, 3, 4};
 
 /// Runs `f`, which must throw offload::error; then checks `data` is still `expected` and
@@ -167,6 +176,7 @@ int main(int argc, char **argv) {
            throw;
          }
        }},
+      {"warp-barrier-deadlock", [] { offload::launch(split_warp, {.threads = {64}}, &x); /* case:warp-barrier-deadlock */ }},
       {"dynamic-shared-1mib", [] { offload::launch(set, {.threads = {4}, .dynamic_shared_bytes = 1u << 20}, &x, 9); /* case:dynamic-shared-1mib */ }},
       {"dynamic-shared-4gib", [] { offload::launch(set, {.threads = {4}, .dynamic_shared_bytes = 0xffffffffu}, &x, 9); /* case:dynamic-shared-4gib */ }},
       {"queue-device-mismatch", [] {

@@ -77,7 +77,7 @@ struct offload_cxx_kernel_record {
   void (*cpu_entry)(const offload::abi::slot_t *slots);
 };
 
-/// The kernel may call offload::barrier() (directly or through functions it calls).
+/// The kernel may call offload::barrier() or a warp operation (directly or through callees).
 #define OFFLOAD_CXX_KERNEL_USES_BARRIERS 1u
 
 /// One GPU image of a program (an executable cubin, an AMDGPU code object), as registered with

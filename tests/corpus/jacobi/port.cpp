@@ -99,19 +99,8 @@ OFFLOAD_KERNEL void jacobi_step (offload::device_ptr<float> f,
   // Sum over threads in the warp
   // For simplicity, we do this outside the above conditional
   // so that all threads participate
-  if (offload::warp_size() >= 32) {
-    for (int offset = 8; offset > 0; offset /= 2) {
-      err += offload::shuffle_down(err, offset);
-    }
-  } else {
-    // WORKAROUND: the loop above assumes warps of 32 lanes (two rows of 16 threads). On the CPU
-    // device a warp is 1 lane and shuffle_down returns the caller's own value, so the loop
-    // doubles err instead of summing the row: sum each row in shared memory there.
-    auto &row_err = offload::shared<float[16][16]>([] {});
-    row_err[offload::thread_id_y()][offload::thread_id_x()] = err;
-    offload::barrier();
-    if (offload::thread_id_x() == 0)
-      for (int k = 1; k < 16; ++k) err += row_err[offload::thread_id_y()][k];
+  for (int offset = 8; offset > 0; offset /= 2) {
+    err += offload::shuffle_down(err, offset);
   }
 
   // If we're thread 0 in the warp, update our value to shared memory
@@ -130,13 +119,8 @@ OFFLOAD_KERNEL void jacobi_step (offload::device_ptr<float> f,
   // in the shared memory array.
   if (offload::thread_id_y() == 0) {
     err = reduction_array[offload::thread_id_x()];
-    if (offload::warp_size() >= 32) {
-      for (int offset = 8; offset > 0; offset /= 2) {
-        err += offload::shuffle_down(err, offset);
-      }
-    } else if (offload::thread_id_x() == 0) {
-      // WORKAROUND: as above, 1-lane warps on the CPU device
-      for (int k = 1; k < 16; ++k) err += reduction_array[k];
+    for (int offset = 8; offset > 0; offset /= 2) {
+      err += offload::shuffle_down(err, offset);
     }
     if (offload::thread_id_x() == 0) {
       offload::atomic_add(&error[0], err);

@@ -1,5 +1,5 @@
 // The CUDA programmer's toolbox under portable names (issue 15): shuffle_down/up/xor and
-// warp_reduce_add for any warp size (1 lane on the CPU device), offload::rsqrt, and atomics that
+// warp_reduce_add for any warp size (32 lanes on NVIDIA and the CPU device, 64 on AMD), offload::rsqrt, and atomics that
 // convert their value to the object's type (atomic_min(&i64, -4000000000ll) on an int64_t).
 // RUN: %offload-cxx -O2 %s -o %t
 // RUN: %t | FileCheck %s
