@@ -19,6 +19,21 @@
 
 namespace offload {
 
+namespace detail {
+/// An integer of any type as a uint32_t launch extent: a negative or too-large value becomes
+/// 0xffffffff, which every launch refuses as over its limit (never a silently wrapped size).
+template <class I> constexpr std::uint32_t launch_extent(I v) {
+  if constexpr (I(-1) < I(0)) {  // signed
+    if (v < 0)
+      return 0xffffffffu;
+  }
+  if constexpr (sizeof(I) > sizeof(std::uint32_t))
+    if (static_cast<unsigned long long>(v) > 0xffffffffull)
+      return 0xffffffffu;
+  return static_cast<std::uint32_t>(v);
+}
+} // namespace detail
+
 /// Three extents or indices, as in a launch's `.workgroups` and `.threads`. Any integer type
 /// builds one (`.workgroups = {(n + 255) / 256}` with a size_t n): a value outside
 /// [0, 2^32) becomes 2^32-1, which every launch refuses as more than a device allows.
@@ -29,19 +44,19 @@ struct dim3 {
   template <class X, class Y = std::uint32_t, class Z = std::uint32_t>
     requires(std::is_integral_v<X> && std::is_integral_v<Y> && std::is_integral_v<Z>)
   constexpr dim3(X x_, Y y_ = 1, Z z_ = 1)
-      : x(extent(x_)), y(extent(y_)), z(extent(z_)) {}
+      : x(detail::launch_extent(x_)), y(detail::launch_extent(y_)),
+        z(detail::launch_extent(z_)) {}
+};
 
-private:
-  template <class I> static constexpr std::uint32_t extent(I v) {
-    if constexpr (I(-1) < I(0)) {  // signed
-      if (v < 0)
-        return 0xffffffffu;
-    }
-    if constexpr (sizeof(I) > sizeof(std::uint32_t))
-      if (static_cast<unsigned long long>(v) > 0xffffffffull)
-        return 0xffffffffu;
-    return static_cast<std::uint32_t>(v);
-  }
+/// A byte count written as any integer type, as CUDA's third `<<<...>>>` argument may be
+/// (`.dynamic_shared_bytes = n * sizeof(float)` or an `int`); out-of-range values as for dim3.
+struct byte_count {
+  std::uint32_t value = 0;
+  constexpr byte_count() = default;
+  template <class I>
+    requires std::is_integral_v<I>
+  constexpr byte_count(I v) : value(detail::launch_extent(v)) {}
+  constexpr operator std::uint32_t() const { return value; }
 };
 
 #if defined(__NVPTX__) || defined(__AMDGPU__)

@@ -59,7 +59,7 @@ std::string last_launch_device();
 struct launch_config {
   dim3 workgroups{1, 1, 1};
   dim3 threads{1, 1, 1};
-  std::uint32_t dynamic_shared_bytes = 0;
+  byte_count dynamic_shared_bytes = 0;
   int device = default_device;
   /// The launch's place, filled in by offload::launch / queue::launch: a braced `{...}` written
   /// in the call records its own place (a default member initializer's current() is the
@@ -112,7 +112,7 @@ void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
 struct config_literal {
   dim3 workgroups{1, 1, 1};
   dim3 threads{1, 1, 1};
-  std::uint32_t dynamic_shared_bytes = 0;
+  byte_count dynamic_shared_bytes = 0;
   int device = default_device;
   std::source_location where = std::source_location::current();
 

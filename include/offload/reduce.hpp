@@ -132,12 +132,23 @@ template <class T> inline T shuffle_xor(T v, std::uint32_t mask) {
   return detail::shuffle_words(v, [mask](std::uint32_t w) { return shuffle_xor(w, mask); });
 }
 
-/// The sum of `v` over the work-item's warp, returned to every lane (a butterfly of
-/// shuffle_xor: log2(warp_size()) steps). Every lane of the warp must call it.
-template <class T> inline T warp_reduce_add(T v) {
+/// `op` folded over `v` of every lane of the work-item's warp, returned to every lane (a
+/// butterfly of shuffle_xor: log2(warp_size()) steps; `op` associative and commutative, as
+/// cooperative groups' `cg::reduce(warp, v, op)`). Every lane of the warp must call it.
+template <class T, class Op> inline T warp_reduce(T v, Op op) {
   for (std::uint32_t mask = warp_size() / 2; mask > 0; mask /= 2)
-    v += shuffle_xor(v, mask);
+    v = op(v, shuffle_xor(v, mask));
   return v;
+}
+/// The sum, the largest and the smallest `v` over the warp, to every lane.
+template <class T> inline T warp_reduce_add(T v) {
+  return warp_reduce(v, [](T a, T b) { return a + b; });
+}
+template <class T> inline T warp_reduce_max(T v) {
+  return warp_reduce(v, [](T a, T b) { return a < b ? b : a; });
+}
+template <class T> inline T warp_reduce_min(T v) {
+  return warp_reduce(v, [](T a, T b) { return b < a ? b : a; });
 }
 
 /// The sum of `v` over the workgroup, returned to every work-item. Every work-item of the

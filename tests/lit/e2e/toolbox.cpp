@@ -22,7 +22,8 @@ OFFLOAD_KERNEL void warp_ops(std::span<double> down, std::span<double> up, std::
   down[me] = offload::shuffle_down(v, 1);
   up[me] = offload::shuffle_up(v, 2);
   xr[me] = offload::shuffle_xor(v, 1);
-  sum[me] = offload::warp_reduce_add(v);
+  sum[me] = offload::warp_reduce_add(v) + offload::warp_reduce_max(v) * 1e6 +
+            offload::warp_reduce_min(-v) * 1e9;
   isum[me] = offload::warp_reduce_add(std::int64_t(me) * 1000000000);
   if (me == 0) *warp = offload::warp_size();
 }
@@ -39,6 +40,15 @@ OFFLOAD_KERNEL void convert(counters *c) {
   offload::atomic_add(&c->total, 1);                       // int into float
   offload::atomic_max(&c->biggest, float(offload::thread_id_x()));  // float into double
   offload::atomic_add(&c->hits, 1u);                       // unsigned into unsigned long long
+}
+
+OFFLOAD_KERNEL void dynamic_sum(int *out) {
+  int *scratch = offload::dynamic_shared<int>();
+  scratch[offload::thread_id_x()] = int(offload::thread_id_x());
+  offload::barrier();
+  if (offload::thread_id_x() == 0)
+    for (unsigned i = 0; i < offload::block_dim_x(); ++i)
+      *out += scratch[i];
 }
 
 OFFLOAD_KERNEL void rsqrts(float x, double y, float *fx, double *dy) {
@@ -61,6 +71,7 @@ int main() {
       want_sum += base + l;
       want_isum += std::int64_t(base + l) * 1000000000;
     }
+    want_sum += (base + w - 1) * 1e6 - (base + w - 1) * 1e9;  // max over the warp, min of -v
     const double want_down = lane + 1 < w ? me + 1 : me, want_up = lane >= 2 ? me - 2 : me,
                  want_xor = (lane ^ 1u) < w ? base + (lane ^ 1u) : me;
     if (down[me] != want_down || up[me] != want_up || xr[me] != want_xor ||
@@ -76,6 +87,12 @@ int main() {
     ++failures;
     std::printf("atomics: low %lld total %g biggest %g hits %llu\n", (long long)c.low, c.total,
                 c.biggest, c.hits);
+  }
+  int threads = 64, bytes = threads * int(sizeof(int)), dsum = 0;  // CUDA's <<<1, n, bytes>>> ints
+  offload::launch(dynamic_sum, {.threads = {threads}, .dynamic_shared_bytes = bytes}, &dsum);
+  if (dsum != 64 * 63 / 2) {
+    ++failures;
+    std::printf("dynamic_sum: %d\n", dsum);
   }
   float fx = 0;
   double dy = 0;
