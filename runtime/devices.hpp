@@ -57,6 +57,12 @@ struct kernel_info;
 /// The checks every launch passes before any device sees it (an empty grid, limits every device
 /// shares); throws offload::error naming the kernel (`kernel` may be null: unregistered).
 void check_launch_shape(const detail::launch_request &request, const kernel_info *kernel);
+/// An offload::range launch gets its shape for the device it runs on (`gpu`, or -1: the CPU
+/// device): the occupancy calculator's workgroup size on GPUs (256 where it cannot say), 1024
+/// work-items per workgroup on the CPU device (256 for kernels that meet at barriers or warp
+/// operations, whose work-items are fibers), fewer for a small range (whole warps), and enough
+/// workgroups to cover the range. Other launches are left as they are.
+void shape_range(detail::launch_request &request, int gpu, const kernel_info *kernel);
 
 /// The OFFLOAD_INFO line of a launch on `device`.
 void report_launch(const detail::launch_request &request, const kernel_info *kernel,

@@ -288,6 +288,14 @@ void run_on_stream(gpu_stream &stream, int device, const detail::launch_request 
 }
 } // namespace
 
+std::uint32_t gpu_occupancy_workgroup_size(int device, const kernel_info &kernel,
+                                           std::uint32_t dynamic_shared_bytes) {
+  gpu_stream *stream = thread_stream(device);
+  return stream && stream->can_launch(kernel)
+             ? stream->occupancy_workgroup_size(kernel, dynamic_shared_bytes)
+             : 0;
+}
+
 void gpu_device_run(int device, const detail::launch_request &request,
                     const kernel_info &kernel) {
   if (gpu_stream *stream = thread_stream(device); stream && stream->can_launch(kernel)) {

@@ -67,6 +67,11 @@ void map_data(detail::device_handle device, detail::data_op op, const detail::ar
 /// e.g. "CUDA device 0".
 const std::string &gpu_device_name(int device);
 
+/// The workgroup size with the highest occupancy for `kernel` on GPU `device` with this much
+/// dynamic shared memory (the driver's calculator), or 0 when it cannot say.
+std::uint32_t gpu_occupancy_workgroup_size(int device, const kernel_info &kernel,
+                                           std::uint32_t dynamic_shared_bytes);
+
 /// Launches on GPU `device` and waits; libomptarget maps the arguments (copies in, runs, copies
 /// back). Throws offload::error on failure.
 void gpu_device_run(int device, const detail::launch_request &request,

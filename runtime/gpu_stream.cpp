@@ -111,6 +111,17 @@ bool gpu_stream::can_launch(const kernel_info &kernel) {
   return static_cast<bool>(it->second);
 }
 
+std::uint32_t gpu_stream::occupancy_workgroup_size(const kernel_info &kernel,
+                                                   std::uint32_t dynamic_shared_bytes) {
+  const launchable &target = kernels_.at(&kernel);
+  if (cuda_)
+    return cuda_->occupancy_workgroup_size(target.cuda_function, dynamic_shared_bytes);
+  std::size_t size = 0;
+  if (olCalculateOptimalOccupancy(device_, target.symbol, dynamic_shared_bytes, &size) != nullptr)
+    return 0;
+  return static_cast<std::uint32_t>(size);
+}
+
 void gpu_stream::launch(const kernel_info &kernel, const detail::launch_request &request,
                         const abi::slot_t *slots, std::uint32_t num_slots) {
   // The entry's parameters (offload/detail/device_entry.hpp): the implicit dyn_ptr, then one

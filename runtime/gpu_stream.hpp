@@ -45,6 +45,12 @@ public:
   /// and holds its entry. Answered once per kernel.
   bool can_launch(const kernel_info &kernel);
 
+  /// The workgroup size that gives `kernel` (can_launch first) the highest occupancy on this GPU
+  /// with this much dynamic shared memory (the driver's occupancy calculator), or 0 when the
+  /// driver cannot say.
+  std::uint32_t occupancy_workgroup_size(const kernel_info &kernel,
+                                         std::uint32_t dynamic_shared_bytes);
+
   /// Enqueues `kernel` with its slots already holding device values (device addresses for mapped
   /// arguments). Throws offload::error naming the kernel and its launch when liboffload refuses.
   void launch(const kernel_info &kernel, const detail::launch_request &request,

@@ -116,6 +116,35 @@ void check_launch_shape(const detail::launch_request &request, const kernel_info
                             std::to_string(max_workgroups_yz) + " in y and z)");
 }
 
+void shape_range(detail::launch_request &request, int gpu, const kernel_info *kernel) {
+  if (!request.is_range)
+    return;
+  const std::uint64_t items = request.range_end - request.range_begin;
+  auto refuse = [&](const std::string &why) {
+    rt::fail("kernel '" + detail::kernel_name(request, kernel) + "' launched at " +
+                 short_location(request.where),
+             why);
+  };
+  if (request.range_begin != 0)
+    refuse("a launch over offload::range [" + std::to_string(request.range_begin) + ", " +
+           std::to_string(request.range_end) + ") must begin at 0: launch over range{n} and "
+           "pass the first index to the kernel");
+  if (request.range_end == SIZE_MAX)
+    refuse("a launch over an offload::range of a negative number of work-items");
+  if (items == 0)
+    refuse("a launch over an empty offload::range (it needs at least 1 work-item)");
+  std::uint64_t size = gpu >= 0 && kernel
+                           ? gpu_occupancy_workgroup_size(gpu, *kernel, request.dynamic_shared_bytes)
+                           : 0;
+  if (size == 0)
+    size = gpu < 0 && kernel && !kernel->uses_barriers ? 1024 : 256;
+  size = std::min<std::uint64_t>(size, max_workgroup_threads);
+  if (items < size)
+    size = std::min(size, (items + 31) / 32 * 32);  // whole warps
+  request.threads = {size};
+  request.workgroups = {items / size + (items % size != 0)};  // over the limit: refused next
+}
+
 void report_launch(const detail::launch_request &request, const kernel_info *kernel,
                    const std::string &device) {
   const dim3 &g = request.workgroups, &t = request.threads;
@@ -152,14 +181,21 @@ void refuse_launch_from_kernel(const launch_request &request, const rt::kernel_i
 }
 } // namespace
 
-void launch(const launch_request &request) {
+void launch(const launch_request &requested) {
   rt::install_terminate_handler();
-  const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
-  refuse_launch_from_kernel(request, kernel);
-  rt::check_launch_shape(request, kernel);
+  const rt::kernel_info *kernel = rt::find_kernel(requested.kernel);
+  refuse_launch_from_kernel(requested, kernel);
+  if (!requested.is_range)
+    rt::check_launch_shape(requested, kernel);  // before any device is started
+  const launch_context requested_ctx{requested, kernel};
+  auto context = [&] { return describe_launch(&requested_ctx); };
+  const rt::device_choice device = rt::choose_device(requested.device, kernel != nullptr, context);
+  launch_request request = requested;
+  if (request.is_range) {
+    rt::shape_range(request, device.gpu, kernel);
+    rt::check_launch_shape(request, kernel);
+  }
   const launch_context launch_ctx{request, kernel};
-  auto context = [&] { return describe_launch(&launch_ctx); };
-  const rt::device_choice device = rt::choose_device(request.device, kernel != nullptr, context);
   if (rt::info_flags())
     rt::report_launch(request, kernel, *device.name);
   if (device.is_gpu())

@@ -111,6 +111,8 @@ struct queue_state {
       launch_request request = job->request();
       request.device = device.gpu >= 0 ? device.gpu : cpu_device;
       const rt::kernel_info *kernel = device.gpu >= 0 ? registered(request.kernel) : nullptr;
+      rt::shape_range(request, device.gpu, device.gpu >= 0 ? kernel : rt::find_kernel(request.kernel));
+      request.is_range = false;  // shaped: launch() below keeps this shape
       if (kernel && stream_can_launch(*kernel)) {
         rt::check_launch_shape(request, kernel);
         if (rt::info_flags())

@@ -11,6 +11,7 @@
 #include <offload/abi.hpp>
 #include <offload/detail/runtime_api.hpp>
 #include <offload/device.hpp>
+#include <offload/range.hpp>
 #include <offload/map.hpp>
 
 #include <array>
@@ -217,6 +218,13 @@ public:
 
   const launch_request &request() const override { return request_; }
 
+  /// Makes this a launch over `items` (the runtime shapes it for the device).
+  void over_range(const range &items) {
+    request_.is_range = true;
+    request_.range_begin = items.begin;
+    request_.range_end = items.end;
+  }
+
 private:
   template <class... A, std::size_t... I> void describe(std::index_sequence<I...>) {
     constexpr unsigned counts[] = {abi::slot_count_v<P>..., 0u};
@@ -266,6 +274,24 @@ void launch_and_wait(void (*kernel)(P...), const launch_config &config, A &&...a
   detail::prepared_launch<P...> job(kernel, config, std::forward<A>(args)...);
   detail::launch(job.request());
 }
+/// An offload::range passed to a launch, with the place of the launch call (as config_at).
+struct range_at {
+  range items;
+  range_at(const range &r, std::source_location where = std::source_location::current())
+      : items(r), where(where) {}
+  std::source_location where;
+  launch_config config() const { return {{1, 1, 1}, {1, 1, 1}, 0, default_device, where}; }
+};
+
+template <class... P, class... A>
+void launch_range_and_wait(void (*kernel)(P...), const range_at &r, A &&...args) {
+  static_assert(sizeof...(P) == sizeof...(A),
+                "offload::launch: the number of arguments differs from the kernel's parameters");
+  static_assert((detail::check_argument<P, A>() && ...));
+  detail::prepared_launch<P...> job(kernel, r.config(), std::forward<A>(args)...);
+  job.over_range(r.items);
+  detail::launch(job.request());
+}
 } // namespace detail
 
 /// Launches `kernel` with `args` and waits for it. Each argument converts to the kernel's
@@ -281,6 +307,16 @@ void launch(void (*kernel)(P...), detail::config_literal &&config, A &&...args) 
 template <class... P, class... A>
 void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {
   detail::launch_and_wait(kernel, config.config, std::forward<A>(args)...);
+}
+
+/// Launches `kernel` over `range{n}` (n work-items, 1-D) on the default device and waits: the
+/// workgroup size is the device's choice — on GPUs the one with the highest occupancy for this
+/// kernel (as cudaOccupancyMaxPotentialBlockSize), on the CPU device large workgroups — and the
+/// grid is rounded up to whole workgroups, so the kernel compares global_id_x() with n, as any
+/// CUDA kernel does. `offload::launch(scale, offload::range{n}, std::span(v), 2.0);`
+template <class... P, class... A>
+void launch(void (*kernel)(P...), detail::range_at r, A &&...args) {
+  detail::launch_range_and_wait(kernel, r, std::forward<A>(args)...);
 }
 
 /// A function that returns a value is not a kernel: this overload only says so.

@@ -15,6 +15,7 @@
 #include <offload/device_info.hpp>
 #include <offload/launch.hpp>
 #include <offload/queue.hpp>
+#include <offload/range.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -39,15 +40,6 @@ inline std::size_t granule_begin(std::size_t unit, std::size_t units, std::size_
   return unit >= units ? n : unit * granule;
 }
 } // namespace detail
-
-/// A half-open index range [begin, end).
-struct range {
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  std::size_t size() const { return end - begin; }
-  bool empty() const { return end == begin; }
-  friend bool operator==(const range &, const range &) = default;
-};
 
 /// Splits [0, n) into `parts` contiguous chunks in order, balanced in granules: every boundary
 /// but the last (n) is a multiple of `granule` (e.g. the workgroup size, or a cache line's

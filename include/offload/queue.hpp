@@ -75,11 +75,16 @@ public:
   /// Enqueues a launch (arguments as for offload::launch) and returns at once.
   template <class... P, class... A>
   void launch(void (*kernel)(P...), detail::config_literal &&config, A &&...args) {
-    enqueue_launch(kernel, config.config(), std::forward<A>(args)...);
+    enqueue_launch(nullptr, kernel, config.config(), std::forward<A>(args)...);
   }
   template <class... P, class... A>
   void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {
-    enqueue_launch(kernel, config.config, std::forward<A>(args)...);
+    enqueue_launch(nullptr, kernel, config.config, std::forward<A>(args)...);
+  }
+  /// Enqueues a launch over `range{n}` (as offload::launch's; the queue's device chooses).
+  template <class... P, class... A>
+  void launch(void (*kernel)(P...), detail::range_at r, A &&...args) {
+    enqueue_launch(&r.items, kernel, r.config(), std::forward<A>(args)...);
   }
 
   /// Enqueues a copy from host memory into a buffer (host must stay alive until it runs).
@@ -129,7 +134,8 @@ public:
 
 private:
   template <class... P, class... A>
-  void enqueue_launch(void (*kernel)(P...), const launch_config &config, A &&...args) {
+  void enqueue_launch(const range *over, void (*kernel)(P...), const launch_config &config,
+                      A &&...args) {
     static_assert(sizeof...(P) == sizeof...(A),
                   "queue::launch: the number of arguments differs from the kernel's parameters");
     static_assert((detail::check_argument<P, A>() && ...));
@@ -137,8 +143,11 @@ private:
                   "queue::launch: an argument is a temporary (a container, array or object made "
                   "in the call) that the kernel would map: it is destroyed before the queued "
                   "launch runs; keep it in a variable that lives until the queue's wait()");
-    detail::queue_launch(*state_, std::make_unique<detail::prepared_launch<P...>>(
-                                      kernel, config, std::forward<A>(args)...));
+    auto job = std::make_unique<detail::prepared_launch<P...>>(kernel, config,
+                                                               std::forward<A>(args)...);
+    if (over)
+      job->over_range(*over);
+    detail::queue_launch(*state_, std::move(job));
   }
 
   template <class T>

@@ -28,6 +28,9 @@ struct driver {
   int (*launch_kernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                        unsigned, void *, void **, void **);
   int (*get_error_string)(int, const char **);
+  /// cuOccupancyMaxPotentialBlockSize (optional: null when the driver lacks it).
+  int (*occupancy_max_potential_block_size)(int *, int *, void *, std::size_t (*)(int),
+                                            std::size_t, int);
   bool ok = false;
 
   static const driver &get() {
@@ -52,6 +55,7 @@ struct driver {
              load(d.func_set_attribute, "cuFuncSetAttribute") &&
              load(d.launch_kernel, "cuLaunchKernel") &&
              load(d.get_error_string, "cuGetErrorString") && d.init(0) == 0;
+      load(d.occupancy_max_potential_block_size, "cuOccupancyMaxPotentialBlockSize");
       return d;
     }();
     return d;
@@ -122,6 +126,17 @@ void *cuda_stream::function(const void *image, const char *entry) {
   if (!module || d.module_get_function(&function, module, entry) != 0)
     return nullptr;
   return function;
+}
+
+unsigned cuda_stream::occupancy_workgroup_size(void *function, unsigned dynamic_shared_bytes) {
+  const driver &d = driver::get();
+  int min_grid = 0, block = 0;
+  if (!d.occupancy_max_potential_block_size || !make_current() ||
+      d.occupancy_max_potential_block_size(&min_grid, &block, function, nullptr,
+                                           dynamic_shared_bytes, 0) != 0 ||
+      block <= 0)
+    return 0;
+  return static_cast<unsigned>(block);
 }
 
 std::string cuda_stream::launch(void *function, const unsigned grid[3], const unsigned block[3],

@@ -33,6 +33,10 @@ public:
   std::string launch(void *function, const unsigned grid[3], const unsigned block[3],
                      unsigned dynamic_shared_bytes, void **params);
 
+  /// The workgroup size that gives `function` the highest occupancy with this much dynamic
+  /// shared memory (cuOccupancyMaxPotentialBlockSize), or 0 when the driver cannot say.
+  unsigned occupancy_workgroup_size(void *function, unsigned dynamic_shared_bytes);
+
   /// Waits for everything enqueued. Returns "" or the driver's reason.
   std::string sync();
 

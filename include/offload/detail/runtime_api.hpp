@@ -54,6 +54,10 @@ struct launch_request {
   std::uint32_t num_args;
   cpu_body_fn cpu_body;
   void *cpu_context;
+  /// A launch over an offload::range: `workgroups`/`threads` are chosen by the runtime for the
+  /// device to cover [range_begin, range_end) (rt::shape_range).
+  bool is_range = false;
+  std::uint64_t range_begin = 0, range_end = 0;
 };
 
 /// Launches and waits. Throws offload::error naming the kernel and `where` on failure; the host
