@@ -203,6 +203,18 @@ public:
     return true;
   }
 
+  /// A marked kernel named anywhere but as a launch's kernel or a call's callee — its address
+  /// taken (`auto k = &transpose<float>;`, a table of kernels) — is recorded as launched here,
+  /// so that a launch through a function pointer finds it built for every device.
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl());
+    if (!F || F->isTemplated() || Ref->isInstantiationDependent() || LaunchArgs.count(Ref) ||
+        !isMarkedKernel(F) || isCallee(*Ref))
+      return true;
+    recordKernel(F, Ref->getBeginLoc(), /*Report=*/true);
+    return true;
+  }
+
   /// A marked kernel defined here is recorded even when this file does not launch it, so that
   /// another translation unit can (its entry is built with this file's device code).
   bool VisitFunctionDecl(FunctionDecl *F) {
@@ -248,12 +260,9 @@ private:
     const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
     const auto *K = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
     SourceLocation At = Call->getArg(0)->getBeginLoc();
-    if (!K) {
-      error(At, "offload::launch needs the kernel named directly (a function marked "
-                "OFFLOAD_KERNEL, or one of its template specializations), not a function "
-                "pointer or other expression");
-      return;
-    }
+    if (!K)
+      return;  // through a function pointer: the kernels whose addresses were taken are recorded
+    LaunchArgs.insert(Ref);
     if (!isMarkedKernel(K)) {
       error(At, "'" + nameOf(K) + "' is launched as a kernel but not marked: declare it with "
                 "OFFLOAD_KERNEL");
@@ -267,6 +276,22 @@ private:
       return;
     }
     recordKernel(K, At, /*Report=*/true);
+  }
+
+  /// Whether Ref names the function a call calls (`k(...)`), not a value.
+  bool isCallee(const DeclRefExpr &Ref) {
+    DynTypedNodeList Parents = Ctx.getParents(Ref);
+    if (Parents.empty())
+      return false;
+    const Expr *Child = &Ref;
+    if (const auto *Cast = Parents[0].get<ImplicitCastExpr>()) {
+      Child = Cast;
+      Parents = Ctx.getParents(*Cast);
+      if (Parents.empty())
+        return false;
+    }
+    const auto *Call = Parents[0].get<CallExpr>();
+    return Call && Call->getCallee() == Child;
   }
 
   /// The function whose body holds S (through lambdas: the function that writes the lambda).
@@ -384,6 +409,7 @@ private:
     Out.addKernel(std::move(MK));
   }
 
+  llvm::SmallPtrSet<const DeclRefExpr *, 16> LaunchArgs;  ///< kernels named by launches
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
   Manifest &Out;

@@ -11,6 +11,8 @@
 #include <offload/launch.hpp>
 
 #include <cstdio>
+#include <cxxabi.h>
+#include <dlfcn.h>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -81,6 +83,22 @@ std::string kernel_name(const launch_request &request, const rt::kernel_info *ke
   char unregistered[64];
   std::snprintf(unregistered, sizeof unregistered, "<kernel at %p>", request.kernel);
   return unregistered;
+}
+
+/// "function 'f(int*)' launched at f.cpp:12" for a launched function no program registered
+/// (its symbol's name where the dynamic symbol table has it).
+std::string describe_unregistered(const launch_request &request) {
+  char address[40];
+  std::snprintf(address, sizeof address, "%p", request.kernel);
+  std::string name = std::string("the function at ") + address;
+  Dl_info info{};
+  if (dladdr(request.kernel, &info) && info.dli_sname && info.dli_saddr == request.kernel) {
+    int status = 0;
+    char *demangled = ::abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
+    name = std::string("function '") + (status == 0 && demangled ? demangled : info.dli_sname) + "'";
+    std::free(demangled);
+  }
+  return name + " launched at " + rt::short_location(request.where);
 }
 } // namespace
 } // namespace detail
@@ -185,6 +203,11 @@ void launch(const launch_request &requested) {
   rt::install_terminate_handler();
   const rt::kernel_info *kernel = rt::find_kernel(requested.kernel);
   refuse_launch_from_kernel(requested, kernel);
+  if (!kernel && rt::any_kernel_registered())
+    rt::fail(detail::describe_unregistered(requested),
+             "not a kernel of this program: no file that offload-cxx built marks it "
+             "OFFLOAD_KERNEL and launches it by name or takes its address (a launch through a "
+             "function pointer finds only those kernels)");
   if (!requested.is_range)
     rt::check_launch_shape(requested, kernel);  // before any device is started
   const launch_context requested_ctx{requested, kernel};

@@ -34,6 +34,12 @@ const kernel_info *find_kernel(const void *host_address) {
   return it == r.kernels.end() ? nullptr : &it->second;
 }
 
+bool any_kernel_registered() {
+  registry &r = the_registry();
+  std::lock_guard guard(r.lock);
+  return !r.kernels.empty();
+}
+
 std::vector<std::string> registered_archs() {
   registry &r = the_registry();
   std::lock_guard guard(r.lock);

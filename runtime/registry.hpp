@@ -35,6 +35,9 @@ struct kernel_info {
 /// launched from code that offload-cxx did not build: it can only run on the CPU device).
 const kernel_info *find_kernel(const void *host_address);
 
+/// Whether offload-cxx built (and registered) any kernel of this process.
+bool any_kernel_registered();
+
 /// Every device architecture that some registered program holds an image for.
 std::vector<std::string> registered_archs();
 

@@ -61,6 +61,8 @@ OFFLOAD_KERNEL void split_warp(int (*x)[4]) {
   (*x)[offload::thread_id_x() % 4] = v;
 }
 
+void not_marked(int (*x)[4]) { (*x)[0] = 99; }
+
 int x[4] = {1, 2, 3, 4};
 
 /// Runs `f`, which must throw offload::error; then checks `data` is still `expected` and
@@ -175,6 +177,11 @@ int main(int argc, char **argv) {
            }
            throw;
          }
+       }},
+      {"pointer-to-unmarked-function", [] {
+         void (*volatile f)(int (*)[4]) = not_marked;  // a pointer the build cannot follow
+         offload::launch(f, {}, &x); /* case:pointer-to-unmarked-function */
+         if (x[0] == 99) std::exit(3);
        }},
       {"warp-barrier-deadlock", [] { offload::launch(split_warp, {.threads = {64}}, &x); /* case:warp-barrier-deadlock */ }},
       {"dynamic-shared-1mib", [] { offload::launch(set, {.threads = {4}, .dynamic_shared_bytes = 1u << 20}, &x, 9); /* case:dynamic-shared-1mib */ }},
