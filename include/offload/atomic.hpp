@@ -8,9 +8,11 @@
 // (visible to every work-item of the launch) and across all cores on the CPU device. Atomics
 // are not ordered against the host while a kernel runs.
 //
+// Operations: add, sub, exchange, compare-exchange, min, max; and, or, xor (integers); inc and
+// dec (unsigned integers, CUDA's atomicInc/atomicDec with their wrap-around limit).
 // GPUs: native instructions (atom/red on NVIDIA, global/flat/ds atomics on AMD) for add,
-// exchange, compare-exchange and integer min/max; float/double min/max are a compare-exchange
-// loop. The CPU device uses std::atomic_ref.
+// exchange, compare-exchange, integer min/max and bitwise ops; float/double min/max and inc/dec
+// are a compare-exchange loop. The CPU device uses std::atomic_ref.
 #pragma once
 
 #include <atomic>
@@ -21,6 +23,11 @@ namespace offload {
 template <class T>
 concept atomic_value = (std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) ||
                        std::is_same_v<T, float> || std::is_same_v<T, double>;
+/// The integers of atomic_value (for and/or/xor), and the unsigned ones (for inc/dec).
+template <class T>
+concept atomic_integer = atomic_value<T> && std::is_integral_v<T>;
+template <class T>
+concept atomic_unsigned = atomic_integer<T> && std::is_unsigned_v<T>;
 
 #if defined(__NVPTX__) || defined(__AMDGPU__)
 namespace detail {
@@ -86,6 +93,18 @@ inline T atomic_max(T *address, std::type_identity_t<T> value, std::memory_order
   else
     return detail::atomic_replace_while(address, value, order, [](T a, T b) { return a > b; });
 }
+template <atomic_integer T>
+inline T atomic_and(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  return __scoped_atomic_fetch_and(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
+}
+template <atomic_integer T>
+inline T atomic_or(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  return __scoped_atomic_fetch_or(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
+}
+template <atomic_integer T>
+inline T atomic_xor(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  return __scoped_atomic_fetch_xor(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
+}
 
 #else  // the CPU device (and any host compiler)
 
@@ -122,7 +141,56 @@ inline T atomic_max(T *address, std::type_identity_t<T> value, std::memory_order
   }
   return seen;
 }
+template <atomic_integer T>
+inline T atomic_and(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  return std::atomic_ref<T>(*address).fetch_and(value, order);
+}
+template <atomic_integer T>
+inline T atomic_or(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  return std::atomic_ref<T>(*address).fetch_or(value, order);
+}
+template <atomic_integer T>
+inline T atomic_xor(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  return std::atomic_ref<T>(*address).fetch_xor(value, order);
+}
 
 #endif
+
+// Built on the above, the same on every device.
+
+/// Subtracts `value` (CUDA's atomicSub; for float and double too).
+template <atomic_value T>
+inline T atomic_sub(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  if constexpr (std::is_integral_v<T>)
+    return atomic_add(address, T(T(0) - value), order);  // wraps as CUDA's does, for unsigned too
+  else
+    return atomic_add(address, -value, order);
+}
+
+/// CUDA's atomicInc: `*address = old >= limit ? 0 : old + 1` (a counter that wraps at limit).
+template <atomic_unsigned T>
+inline T atomic_inc(T *address, std::type_identity_t<T> limit, std::memory_order order = std::memory_order_relaxed) {
+  T seen = *static_cast<volatile T *>(address);
+  for (;;) {
+    const T next = seen >= limit ? T(0) : T(seen + 1);
+    const T was = atomic_compare_exchange(address, seen, next, order);
+    if (was == seen)
+      return was;
+    seen = was;
+  }
+}
+
+/// CUDA's atomicDec: `*address = (old == 0 || old > limit) ? limit : old - 1`.
+template <atomic_unsigned T>
+inline T atomic_dec(T *address, std::type_identity_t<T> limit, std::memory_order order = std::memory_order_relaxed) {
+  T seen = *static_cast<volatile T *>(address);
+  for (;;) {
+    const T next = seen == 0 || seen > limit ? limit : T(seen - 1);
+    const T was = atomic_compare_exchange(address, seen, next, order);
+    if (was == seen)
+      return was;
+    seen = was;
+  }
+}
 
 } // namespace offload

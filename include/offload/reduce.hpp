@@ -14,53 +14,52 @@
 
 namespace offload {
 
+// Every shuffle takes an optional `width` (a power of two up to warp_size(), as CUDA's
+// `__shfl_*_sync` width): the warp then acts as segments of `width` lanes, and a lane reads only
+// within its own segment (a source outside it gives the caller its own value).
 #if defined(__NVPTX__)
 inline std::uint32_t warp_size() { return 32; }
 inline std::uint32_t lane_id() { return __nvvm_read_ptx_sreg_laneid(); }
-/// The value of `v` held by lane `src` of this warp.
-inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src) {
-  return __nvvm_shfl_sync_idx_i32(0xffffffffu, v, src, 0x1f);
+namespace detail {
+/// shfl.sync's c operand: the segment mask for `width`, and the clamp (the segment's last lane
+/// for idx/down/bfly, its first for up).
+inline int shuffle_clamp(std::uint32_t width, bool up) {
+  return int(((32 - width) << 8) | (up ? 0u : 0x1fu));
+}
+} // namespace detail
+/// The value of `v` held by lane `src` of this warp (of this segment: lane src % width).
+inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src, std::uint32_t width = 32) {
+  return __nvvm_shfl_sync_idx_i32(0xffffffffu, v, src, detail::shuffle_clamp(width, false));
 }
 /// Bit i is set when lane i's predicate is true.
 inline std::uint64_t ballot(bool predicate) {
   return __nvvm_vote_ballot_sync(0xffffffffu, predicate);
 }
-/// The value of `v` held by lane lane_id() + delta (its own `v` past the warp's last lane).
-inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta) {
-  return __nvvm_shfl_sync_down_i32(0xffffffffu, v, delta, 0x1f);
+/// The value of `v` held by lane lane_id() + delta (its own `v` past the segment's last lane).
+inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta, std::uint32_t width = 32) {
+  return __nvvm_shfl_sync_down_i32(0xffffffffu, v, delta, detail::shuffle_clamp(width, false));
 }
-/// The value of `v` held by lane lane_id() - delta (its own `v` below lane 0).
-inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta) {
-  return __nvvm_shfl_sync_up_i32(0xffffffffu, v, delta, 0);
+/// The value of `v` held by lane lane_id() - delta (its own `v` below the segment's lane 0).
+inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta, std::uint32_t width = 32) {
+  return __nvvm_shfl_sync_up_i32(0xffffffffu, v, delta, detail::shuffle_clamp(width, true));
 }
-/// The value of `v` held by lane lane_id() ^ mask (its own `v` past the warp's last lane).
-inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask) {
-  return __nvvm_shfl_sync_bfly_i32(0xffffffffu, v, mask, 0x1f);
+/// The value of `v` held by lane lane_id() ^ mask (its own `v` past the segment's last lane).
+inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask, std::uint32_t width = 32) {
+  return __nvvm_shfl_sync_bfly_i32(0xffffffffu, v, mask, detail::shuffle_clamp(width, false));
 }
-#elif defined(__AMDGPU__)
+#else
+#if defined(__AMDGPU__)
 inline std::uint32_t warp_size() { return __builtin_amdgcn_wavefrontsize(); }
 inline std::uint32_t lane_id() {
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
 }
-inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src) {
-  return __builtin_amdgcn_ds_bpermute(int(src << 2), int(v));
-}
 inline std::uint64_t ballot(bool predicate) { return __builtin_amdgcn_ballot_w64(predicate); }
 namespace detail {
-/// `v` of lane `src` when it lies in the wavefront, else this lane's own.
-inline std::uint32_t shuffle_or_own(std::uint32_t v, std::uint32_t src) {
-  return shuffle(v, src < warp_size() ? src : lane_id());
+/// `v` of lane `src` (every lane calls it once; `src` is always a lane of the wavefront).
+inline std::uint32_t read_lane(std::uint32_t v, std::uint32_t src) {
+  return __builtin_amdgcn_ds_bpermute(int(src << 2), int(v));
 }
 } // namespace detail
-inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta) {
-  return detail::shuffle_or_own(v, lane_id() + delta);
-}
-inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta) {
-  return detail::shuffle_or_own(v, lane_id() >= delta ? lane_id() - delta : lane_id());
-}
-inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask) {
-  return detail::shuffle_or_own(v, lane_id() ^ mask);
-}
 #else
 // The CPU device: warps of 32 lanes, as on NVIDIA, so that CUDA code written for 32 lanes (a row
 // sum at offsets 16..1 or 8..1) means the same. The work-items of a kernel that uses warp
@@ -75,17 +74,14 @@ inline std::uint32_t cpu_warp_lanes() {
   const std::uint32_t first = local_linear_id() & ~31u, n = workgroup_size();
   return n - first < 32 ? n - first : 32;
 }
-/// `v` of lane `src` when it lies in the warp, else the caller's own `v`.
-inline std::uint32_t cpu_shuffle(std::uint32_t v, std::uint32_t src) {
+/// `v` of lane `src` (every lane calls it once; a lane past the workgroup's end gives `v`).
+inline std::uint32_t read_lane(std::uint32_t v, std::uint32_t src) {
   const std::uint32_t *words = cpu_warp_exchange(v);
   return src < cpu_warp_lanes() ? words[src] : v;
 }
 } // namespace detail
 inline std::uint32_t warp_size() { return 32; }
 inline std::uint32_t lane_id() { return local_linear_id() % 32; }
-inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src) {
-  return detail::cpu_shuffle(v, src % 32);
-}
 inline std::uint64_t ballot(bool predicate) {
   const std::uint32_t *words = detail::cpu_warp_exchange(predicate ? 1 : 0);
   std::uint64_t bits = 0;
@@ -93,14 +89,25 @@ inline std::uint64_t ballot(bool predicate) {
     bits |= std::uint64_t(words[lane] != 0) << lane;
   return bits;
 }
-inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta) {
-  return detail::cpu_shuffle(v, lane_id() + delta);
+#endif
+// AMD and the CPU device: the source lane computed here, then one read_lane by every lane.
+inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src, std::uint32_t width = warp_size()) {
+  return detail::read_lane(v, (lane_id() & ~(width - 1)) + src % width);
 }
-inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta) {
-  return detail::cpu_shuffle(v, lane_id() >= delta ? lane_id() - delta : 32);
+inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta,
+                                  std::uint32_t width = warp_size()) {
+  const std::uint32_t lane = lane_id();
+  return detail::read_lane(v, lane % width + delta < width ? lane + delta : lane);
 }
-inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask) {
-  return detail::cpu_shuffle(v, lane_id() ^ mask);
+inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta,
+                                std::uint32_t width = warp_size()) {
+  const std::uint32_t lane = lane_id();
+  return detail::read_lane(v, lane % width >= delta ? lane - delta : lane);
+}
+inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask,
+                                 std::uint32_t width = warp_size()) {
+  const std::uint32_t lane = lane_id(), other = lane ^ mask;
+  return detail::read_lane(v, (other & ~(width - 1)) == (lane & ~(width - 1)) ? other : lane);
 }
 #endif
 
@@ -119,17 +126,18 @@ template <class T, class Move> inline T shuffle_words(T v, Move move) {
 
 /// shuffle, shuffle_down, shuffle_up and shuffle_xor for any 4- or 8-byte trivially copyable
 /// value (int, float, double, a small struct). Every lane of the warp must take part.
-template <class T> inline T shuffle(T v, std::uint32_t src) {
-  return detail::shuffle_words(v, [src](std::uint32_t w) { return shuffle(w, src); });
+template <class T> inline T shuffle(T v, std::uint32_t src, std::uint32_t width = warp_size()) {
+  return detail::shuffle_words(v, [=](std::uint32_t w) { return shuffle(w, src, width); });
 }
-template <class T> inline T shuffle_down(T v, std::uint32_t delta) {
-  return detail::shuffle_words(v, [delta](std::uint32_t w) { return shuffle_down(w, delta); });
+template <class T>
+inline T shuffle_down(T v, std::uint32_t delta, std::uint32_t width = warp_size()) {
+  return detail::shuffle_words(v, [=](std::uint32_t w) { return shuffle_down(w, delta, width); });
 }
-template <class T> inline T shuffle_up(T v, std::uint32_t delta) {
-  return detail::shuffle_words(v, [delta](std::uint32_t w) { return shuffle_up(w, delta); });
+template <class T> inline T shuffle_up(T v, std::uint32_t delta, std::uint32_t width = warp_size()) {
+  return detail::shuffle_words(v, [=](std::uint32_t w) { return shuffle_up(w, delta, width); });
 }
-template <class T> inline T shuffle_xor(T v, std::uint32_t mask) {
-  return detail::shuffle_words(v, [mask](std::uint32_t w) { return shuffle_xor(w, mask); });
+template <class T> inline T shuffle_xor(T v, std::uint32_t mask, std::uint32_t width = warp_size()) {
+  return detail::shuffle_words(v, [=](std::uint32_t w) { return shuffle_xor(w, mask, width); });
 }
 
 /// `op` folded over `v` of every lane of the work-item's warp, returned to every lane (a

@@ -1,6 +1,7 @@
 // The CUDA programmer's toolbox under portable names (issue 15): shuffle_down/up/xor and
 // warp_reduce_add for any warp size (32 lanes on NVIDIA and the CPU device, 64 on AMD), offload::rsqrt, and atomics that
-// convert their value to the object's type (atomic_min(&i64, -4000000000ll) on an int64_t).
+// convert their value to the object's type (atomic_min(&i64, -4000000000ll) on an int64_t), the
+// bitwise atomics, atomic_sub and CUDA's atomicInc/atomicDec.
 // RUN: %offload-cxx -O2 %s -o %t
 // RUN: %t | FileCheck %s
 // RUN: env OFFLOAD_DEVICE=cpu %t | FileCheck %s
@@ -51,6 +52,29 @@ OFFLOAD_KERNEL void dynamic_sum(int *out) {
       *out += scratch[i];
 }
 
+struct bit_counters {
+  unsigned mask_and = 0xffffffffu, mask_or = 0, mask_xor = 0, ring = 0, down = 5;
+  unsigned long long wide_or = 0;
+  int left = 1000;
+  double dleft = 10.0;
+};
+
+// 64 work-items: each clears/sets/flips its own bit, steps a counter that wraps at 9 and one
+// that counts down and wraps to 5, and subtracts.
+OFFLOAD_KERNEL void bit_ops(bit_counters *c) {
+  const unsigned t = offload::thread_id_x();
+  if (t < 32) {
+    offload::atomic_and(&c->mask_and, ~(1u << t) | (t % 2 ? 0u : 0xffffffffu));  // odd bits cleared
+    offload::atomic_or(&c->mask_or, (t % 4 == 0 ? 1u : 0u) << t);
+    offload::atomic_xor(&c->mask_xor, 1u << t);
+  }
+  offload::atomic_or(&c->wide_or, 1ull << t);
+  offload::atomic_inc(&c->ring, 9u);   // 64 steps of 0..9: 64 % 10 = 4
+  offload::atomic_dec(&c->down, 5u);   // 64 steps of 5..0: (5 - 64) mod 6 = 1
+  offload::atomic_sub(&c->left, 3);
+  offload::atomic_sub(&c->dleft, 0.5);
+}
+
 OFFLOAD_KERNEL void rsqrts(float x, double y, float *fx, double *dy) {
   *fx = offload::rsqrt(x);
   *dy = offload::rsqrt(y);
@@ -87,6 +111,15 @@ int main() {
     ++failures;
     std::printf("atomics: low %lld total %g biggest %g hits %llu\n", (long long)c.low, c.total,
                 c.biggest, c.hits);
+  }
+  bit_counters b;
+  offload::launch(bit_ops, {.threads = {64}}, &b);
+  if (b.mask_and != 0x55555555u || b.mask_or != 0x11111111u || b.mask_xor != 0xffffffffu ||
+      b.wide_or != ~0ull || b.ring != 4 || b.down != 1 || b.left != 1000 - 192 ||
+      b.dleft != 10.0 - 32) {
+    ++failures;
+    std::printf("bit_ops: and %x or %x xor %x wide %llx ring %u down %u left %d %g\n", b.mask_and,
+                b.mask_or, b.mask_xor, b.wide_or, b.ring, b.down, b.left, b.dleft);
   }
   int threads = 64, bytes = threads * int(sizeof(int)), dsum = 0;  // CUDA's <<<1, n, bytes>>> ints
   offload::launch(dynamic_sum, {.threads = {threads}, .dynamic_shared_bytes = bytes}, &dsum);

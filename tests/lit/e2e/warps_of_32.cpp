@@ -1,7 +1,8 @@
 // CUDA code written for warps of 32 lanes means the same on the CPU device as on NVIDIA (issue 15:
 // the jacobi port's fixed-offset shuffles): reductions at offsets 16..1, a block reduction whose
 // second stage only warp 0 runs (after a barrier), a shuffle_up scan, ballots of a partial warp,
-// and warps that run different numbers of warp operations between two barriers.
+// warps that run different numbers of warp operations between two barriers, and CUDA's `width`
+// (segments of a warp).
 // RUN: %offload-cxx -O2 %s -o %t
 // RUN: %t | FileCheck %s
 // RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=2 %t | FileCheck %s
@@ -63,6 +64,18 @@ OFFLOAD_KERNEL void uneven_rounds(std::span<int> out) {
   out[t] = v;
 }
 
+// CUDA's width argument: segments of 8 lanes (sum by shuffle_xor, segment's first lane by
+// shuffle, the value 4 lanes down within the segment).
+OFFLOAD_KERNEL void segments(std::span<int> sum, std::span<int> first, std::span<int> down) {
+  const unsigned t = offload::thread_id_x();
+  int v = int(t * t % 17);
+  first[t] = offload::shuffle(v, 0, 8);
+  down[t] = offload::shuffle_down(v, 4, 8);
+  for (unsigned mask = 4; mask > 0; mask /= 2)
+    v += offload::shuffle_xor(v, mask, 8);
+  sum[t] = v;
+}
+
 OFFLOAD_KERNEL void lanes(std::uint32_t *w) { *w = offload::warp_size(); }
 
 int main() {
@@ -112,6 +125,23 @@ int main() {
       want *= 32;
     if (rounds[t] != want)
       fail("uneven_rounds", t, rounds[t], want);
+  }
+  std::vector<int> seg_sum(threads), seg_first(threads), seg_down(threads);
+  offload::launch(segments, {.threads = {threads}}, std::span(seg_sum), std::span(seg_first),
+                  std::span(seg_down));
+  for (unsigned t = 0; t < threads; ++t) {
+    const unsigned base = t & ~7u;
+    int want_sum = 0;
+    for (unsigned l = base; l < base + 8; ++l)
+      want_sum += int(l * l % 17);
+    const int want_first = int(base * base % 17),
+              want_down = int(t % 8 + 4 < 8 ? (t + 4) * (t + 4) % 17 : t * t % 17);
+    if (seg_sum[t] != want_sum)
+      fail("segment sum", t, seg_sum[t], want_sum);
+    if (seg_first[t] != want_first)
+      fail("segment first", t, seg_first[t], want_first);
+    if (seg_down[t] != want_down)
+      fail("segment down", t, seg_down[t], want_down);
   }
   std::printf("warps_of_32: %s on %s\n", failures ? "FAILED" : "all checks passed",
               offload::last_launch_device().c_str());
