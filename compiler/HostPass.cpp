@@ -231,9 +231,12 @@ Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
   // -fstack-clash-protection: a frame larger than a page touches each page in turn, so that a
   // kernel whose locals overflow its CPU work-item stack faults in the guard below it (reported
   // as a stack overflow, runtime/cpu_fault.hpp) instead of writing past it into other memory.
-  // Before the user's flags, which may turn it off.
+  // -Wno-unknown-pragmas: kernels are read by both compilers, and pragmas meant for the device
+  // compile (`#pragma unroll`, everywhere in CUDA code) are unknown to g++, which warns under
+  // -Wall. Before the user's flags: an explicit -Wunknown-pragmas still turns it back on.
+  // Before the user's flags, which may turn them off.
   std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir,
-                                      "-fstack-clash-protection"};
+                                      "-fstack-clash-protection", "-Wno-unknown-pragmas"};
   appendUserCompileFlags(Compile, O.CompileArgs);
   Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
   return Compile;
