@@ -209,9 +209,26 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl());
     if (!F || F->isTemplated() || Ref->isInstantiationDependent() || LaunchArgs.count(Ref) ||
-        !isMarkedKernel(F) || isCallee(*Ref))
+        !isMarkedKernel(F) || isCallee(*Ref) || !AddressesTaken.insert(Ref).second)
       return true;
     recordKernel(F, Ref->getBeginLoc(), /*Report=*/true);
+    return true;
+  }
+
+  /// A braced list's elements are traversed in their written (syntactic) form, where a template
+  /// specialization's address (`{&k<2>}`) is still an unresolved name: the resolved references
+  /// are in the semantic form, visited here.
+  bool VisitInitListExpr(InitListExpr *List) {
+    InitListExpr *Semantic = List->isSemanticForm() ? nullptr : List->getSemanticForm();
+    if (!Semantic)
+      return true;
+    struct References : RecursiveASTVisitor<References> {
+      LaunchFinder &Finder;
+      explicit References(LaunchFinder &F) : Finder(F) {}
+      bool VisitDeclRefExpr(DeclRefExpr *Ref) { return Finder.VisitDeclRefExpr(Ref); }
+    };
+    for (Expr *Init : Semantic->inits())  // (traversing the list itself: its syntactic form)
+      References(*this).TraverseStmt(Init);
     return true;
   }
 
@@ -410,6 +427,7 @@ private:
   }
 
   llvm::SmallPtrSet<const DeclRefExpr *, 16> LaunchArgs;  ///< kernels named by launches
+  llvm::SmallPtrSet<const DeclRefExpr *, 16> AddressesTaken;  ///< recorded by VisitDeclRefExpr
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
   Manifest &Out;

@@ -124,6 +124,9 @@ void check_launch_shape(const detail::launch_request &request, const kernel_info
     if (request.args[i].how != detail::transfer::literal && request.args[i].bytes == UINT64_MAX)
       rt::fail(context(), "a span argument (slot " + std::to_string(i) +
                               ") holds more bytes than a 64-bit size holds");
+  if (request.dynamic_shared_bytes == 0xffffffffu)  // offload::byte_count's out-of-range mark
+    rt::fail(context(), "dynamic_shared_bytes is negative or 4 GiB or more (the limit of every "
+                        "device is " + std::to_string(max_dynamic_shared_bytes) + " bytes)");
   if (request.dynamic_shared_bytes > max_dynamic_shared_bytes)
     rt::fail(context(), std::to_string(request.dynamic_shared_bytes) +
                             " bytes of dynamic shared memory exceed the limit of every device (" +

@@ -125,8 +125,9 @@ struct queue_state {
         return;
       }
       sync_stream();
-      if (device.gpu >= 0)
-        region_data(device, data_op::begin, request.args, request.num_args, request.where);
+      // On every device, the CPU's included: a region holds the launch's objects until wait(),
+      // so nothing is copied back before it (the CPU device's present table, cpu_mapping.hpp).
+      region_data(device, data_op::begin, request.args, request.num_args, request.where);
       mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
       launch(request);
     } catch (...) {
@@ -189,10 +190,20 @@ struct queue_state {
       return;
     }
     // End the mappings of every launch since the last wait, newest first: the last release of
-    // an object copies it back.
+    // an object copies it back. On the CPU device, after a failed launch nothing is copied back
+    // (as after a GPU fault), but the regions end: the device stays usable.
+    const bool discard = device.gpu < 0 && failed();
     for (auto it = mapped.rbegin(); it != mapped.rend(); ++it) {
       const launch_request &r = (*it)->request();
       try {
+        if (device.gpu < 0) {
+          std::vector<arg_desc> maps(r.args, r.args + r.num_args);
+          for (arg_desc &a : maps)
+            if (discard && a.how != transfer::literal)
+              a.how = transfer::alloc;
+          region_data(device, data_op::end, maps.data(), r.num_args, r.where);
+          continue;
+        }
         const rt::kernel_info *kernel = registered(r.kernel);
         rt::map_data(device, data_op::end, r.args, r.num_args, r.where,
                      kernel ? &kernel->param_names : nullptr);

@@ -28,6 +28,11 @@ template <class T> OFFLOAD_KERNEL void add(std::span<T> v, T x) {
     v[i] += x;
 }
 
+template <int P> OFFLOAD_KERNEL void times(std::span<int> v) {
+  if (std::size_t i = offload::global_id_x(); i < v.size())
+    v[i] *= P;
+}
+
 using kernel = void (*)(std::span<int>);
 const kernel table[] = {twice, &thrice};
 
@@ -41,9 +46,13 @@ int main(int argc, char **) {
   offload::queue q;
   q.launch(chosen, offload::range{v.size()}, std::span(v));  // 30
   q.wait();
+  // A template specialization's address in a braced list (written there as an unresolved name).
+  const kernel local[] = {&times<2>, times<1>};
+  for (kernel k : local)
+    offload::launch(k, offload::range{v.size()}, std::span(v));  // 60
   int failures = 0;
   for (std::size_t i = 0; i < v.size(); ++i)
-    if (v[i] != 30 && failures++ < 4)
+    if (v[i] != 60 && failures++ < 4)
       std::printf("v[%zu] = %d\n", i, v[i]);
   std::printf("pointer_launch: %s on %s\n", failures ? "FAILED" : "all checks passed",
               offload::last_launch_device().c_str());
