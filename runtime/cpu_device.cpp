@@ -242,6 +242,8 @@ void cpu_device_run(const detail::launch_request &request, const abi::slot_t *sl
     cpu_fault fault;
     if (!run_catching_faults(run, &w, fault)) {
       set_running_fibers(outer_fibers);  // the faulting workgroup's fibers are abandoned
+      if (fibers)
+        reclaim_fiber_stacks();
       throw cpu_fault_error{fault, fibers ? fiber_stack_bytes() : 0};
     }
   };

@@ -65,8 +65,12 @@ void forward(int signal, siginfo_t *info, void *context) {
       return;
     }
     // The default: reinstate it and return, so that the faulting instruction runs again and
-    // the program ends with the signal, as it would have without us.
+    // the program ends with the signal, as it would have without us. A signal sent by kill()
+    // or raise() has no instruction to run again: it is raised anew (SA_NODEFER: not blocked
+    // here), so that it ends the program as it would have. An ignored one stays ignored.
     sigaction(signal, &before, nullptr);
+    if (info->si_code <= 0 && before.sa_handler == SIG_DFL)
+      raise(signal);
     return;
   }
 }
@@ -86,7 +90,7 @@ bool near_stack_pointer([[maybe_unused]] const void *address, [[maybe_unused]] v
 
 void on_fault(int signal, siginfo_t *info, void *context) {
   landing *l = current_landing;
-  if (!l || (info->si_code <= 0 && signal != SIGSEGV)) {  // not a kernel's, or sent by kill()
+  if (!l || info->si_code <= 0) {  // not a kernel's, or sent by kill()/raise() (SI_USER etc.)
     forward(signal, info, context);
     return;
   }

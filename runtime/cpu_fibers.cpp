@@ -7,6 +7,7 @@
 #include "registry.hpp"
 
 #include <offload/launch.hpp>
+#include <offload/reduce.hpp>
 #include <offload/workgroup.hpp>
 
 #include <boost/context/fiber.hpp>
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,7 +85,8 @@ inline void after_switch([[maybe_unused]] void *fake_stack,
 
 /// Work-items' stacks, each with an inaccessible guard region below it, so that a work-item that
 /// overflows its stack faults there (reported as a stack overflow, cpu_fault.hpp) instead of
-/// writing over whatever lies below; reused by the thread that made them.
+/// writing over whatever lies below; reused by the thread that made them. A stack that cannot
+/// get its guard is not handed out (allocate throws).
 class guarded_stacks {
 public:
   static constexpr std::size_t guard_bytes = 64 * 1024;
@@ -107,11 +110,7 @@ public:
       base = free_.back();
       free_.pop_back();
     } else {
-      base = mmap(nullptr, guard_bytes + size_, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (base == MAP_FAILED)
-        throw std::bad_alloc();
-      mprotect(base, guard_bytes, PROT_NONE);
+      base = make();
     }
     ctx::stack_context s;
     s.size = size_;
@@ -121,11 +120,44 @@ public:
   void deallocate(ctx::stack_context &s) noexcept {
     free_.push_back(static_cast<char *>(s.sp) - size_ - guard_bytes);
   }
+  /// Makes stacks until `n` are free; calls `failed` (which throws) when the system refuses one.
+  template <class Failed> void reserve(std::size_t n, Failed failed) {
+    try {
+      while (free_.size() < n)
+        free_.push_back(make());
+    } catch (const std::bad_alloc &) {
+      failed();
+    }
+  }
+  /// Every stack this thread made is free again: called when no fiber of this thread will run
+  /// again (a fault jumped out of its workgroup, or its work-items could never meet), whose
+  /// fibers are abandoned without returning their stacks.
+  void reclaim_all() { free_ = made_; }
 
 private:
+  /// A new stack with its guard, or std::bad_alloc.
+  void *make() {
+    void *base = mmap(nullptr, guard_bytes + size_, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED)
+      throw std::bad_alloc();
+    if (mprotect(base, guard_bytes, PROT_NONE) != 0) {  // e.g. the process's map count limit
+      munmap(base, guard_bytes + size_);
+      throw std::bad_alloc();
+    }
+    made_.push_back(base);
+    return base;
+  }
+
   std::size_t size_;
   std::vector<void *> free_;
+  std::vector<void *> made_;  // every stack this thread made (they are never unmapped)
 };
+
+guarded_stacks &thread_stacks() {
+  static thread_local guarded_stacks stacks(fiber_stack_bytes());
+  return stacks;
+}
 
 /// The pool's stacks, recording each one's bounds (for AddressSanitizer and the fault handler).
 struct recorded_stack {
@@ -157,9 +189,11 @@ struct workgroup_fibers {
   waits_at stopped = waits_at::end;      // set by the running work-item before it switches back
   // Warp operations: each lane stores its word, waits for its warp, then reads its warp's words.
   // Two banks, used alternately by each lane: a lane stores into one bank only after every lane
-  // of its warp passed the previous operation, which read the other bank.
+  // of its warp passed the previous operation, which read the other bank. A lane's count of
+  // operations tells whether it took part in the one a reader reads (a lane that returned
+  // stopped counting): its word counts only if its count reached the reader's.
   std::vector<std::uint32_t> exchange;     // 2 banks of `bank_words` words
-  std::vector<unsigned char> next_bank;    // per work-item
+  std::vector<std::uint64_t> operations;   // per work-item: warp operations begun
   std::size_t bank_words = 0;
 };
 
@@ -218,11 +252,13 @@ std::size_t fiber_stack_bytes() {
 }
 
 workgroup_fibers *running_fibers() { return current_fibers; }
+
+void reclaim_fiber_stacks() { thread_stacks().reclaim_all(); }
 void set_running_fibers(workgroup_fibers *fibers) { current_fibers = fibers; }
 
 void run_workgroup_as_fibers(const detail::launch_request &request, const abi::slot_t *slots,
                              const dim3 &block) {
-  static thread_local guarded_stacks stacks(fiber_stack_bytes());
+  guarded_stacks &stacks = thread_stacks();
   workgroup_fibers fibers;
   const std::uint32_t count = block.x * block.y * block.z;
   const std::uint32_t warps = (count + warp_lanes - 1) / warp_lanes;
@@ -253,6 +289,12 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const abi::s
   for (std::uint32_t i = 0; i < count; ++i)
     contexts[i].tsan_fiber = reusable.made[first + i];
 #endif
+  stacks.reserve(count, [&] {
+    throw offload::error("offload-cxx: error: " + running_kernel() + ": the CPU device could not "
+                         "make its work-items' stacks (" + std::to_string(count) + " of " +
+                         std::to_string(fiber_stack_bytes() / 1024) + " KiB each, with guards): "
+                         "out of memory or of memory mappings");
+  });
   std::exception_ptr error;
   for (std::uint32_t i = 0; i < count; ++i) {
     const dim3 index{i % block.x, i / block.x % block.y, i / block.x / block.y};
@@ -324,6 +366,17 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const abi::s
     }
     if (!ran && live > 0) {
       current_fibers = outer;
+      // The waiting fibers are abandoned, not unwound: unwinding runs through the kernel's frames,
+      // and through a noexcept kernel it would end the program. Their stacks are reused.
+      static std::mutex abandoned_lock;
+      static auto *abandoned = new std::vector<ctx::fiber>;  // never destroyed
+      {
+        std::lock_guard guard(abandoned_lock);
+        for (ctx::fiber &f : fibers.items)
+          if (f)
+            abandoned->push_back(std::move(f));
+      }
+      stacks.reclaim_all();
       const dim3 g = detail::current_cpu_item.block;
       throw offload::error(
           "offload-cxx: error: " + running_kernel() + ": in workgroup (" + std::to_string(g.x) +
@@ -351,24 +404,30 @@ void cpu_barrier() {
   rt::stop_at(*fibers, rt::waits_at::barrier);
 }
 
-const std::uint32_t *cpu_warp_exchange(std::uint32_t word) {
+cpu_warp_words cpu_warp_exchange(std::uint32_t word) {
   rt::workgroup_fibers *fibers = rt::current_fibers;
   if (!fibers) {
     rt::alone_or_refused("a warp operation (shuffle, ballot)");
     static thread_local std::uint32_t one_lane;
     one_lane = word;
-    return &one_lane;
+    return {&one_lane, 1u};  // lane 0 alone
   }
   const std::uint32_t me = fibers->running;
+  const std::uint32_t count = static_cast<std::uint32_t>(fibers->items.size());
   if (fibers->exchange.empty()) {
     fibers->exchange.resize(2 * fibers->bank_words);
-    fibers->next_bank.assign(fibers->items.size(), 0);
+    fibers->operations.assign(count, 0);
   }
-  std::uint32_t *bank = fibers->exchange.data() + fibers->next_bank[me] * fibers->bank_words;
-  fibers->next_bank[me] ^= 1;
+  const std::uint64_t mine = ++fibers->operations[me];
+  std::uint32_t *bank = fibers->exchange.data() + (mine % 2) * fibers->bank_words;
   bank[me] = word;
   rt::stop_at(*fibers, rt::waits_at::warp_operation);
-  return bank + (me & ~(rt::warp_lanes - 1));
+  const std::uint32_t first = me & ~(rt::warp_lanes - 1);
+  std::uint32_t present = 0;
+  for (std::uint32_t lane = 0; lane < rt::warp_lanes && first + lane < count; ++lane)
+    if (fibers->operations[first + lane] >= mine)
+      present |= 1u << lane;
+  return {bank + first, present};
 }
 
 } // namespace offload::detail

@@ -26,5 +26,8 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const abi::s
 struct workgroup_fibers;
 workgroup_fibers *running_fibers();
 void set_running_fibers(workgroup_fibers *fibers);
+/// After a fault jumped out of this thread's fiber workgroup: its stacks are free again (its
+/// fibers are abandoned; without this, each caught fault leaked a workgroup's stacks).
+void reclaim_fiber_stacks();
 
 } // namespace offload::rt

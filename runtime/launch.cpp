@@ -125,8 +125,9 @@ void check_launch_shape(const detail::launch_request &request, const kernel_info
       rt::fail(context(), "a span argument (slot " + std::to_string(i) +
                               ") holds more bytes than a 64-bit size holds");
   if (request.dynamic_shared_bytes == 0xffffffffu)  // offload::byte_count's out-of-range mark
-    rt::fail(context(), "dynamic_shared_bytes is negative or 4 GiB or more (the limit of every "
-                        "device is " + std::to_string(max_dynamic_shared_bytes) + " bytes)");
+    rt::fail(context(), "dynamic_shared_bytes is negative or 4 GiB or more, which exceeds the "
+                        "limit of every device (" + std::to_string(max_dynamic_shared_bytes) +
+                        " bytes)");
   if (request.dynamic_shared_bytes > max_dynamic_shared_bytes)
     rt::fail(context(), std::to_string(request.dynamic_shared_bytes) +
                             " bytes of dynamic shared memory exceed the limit of every device (" +
@@ -151,7 +152,7 @@ void shape_range(detail::launch_request &request, int gpu, const kernel_info *ke
            std::to_string(request.range_end) + ") must begin at 0: launch over range{n} and "
            "pass the first index to the kernel");
   if (request.range_end == SIZE_MAX)
-    refuse("a launch over an offload::range of a negative number of work-items");
+    refuse("a launch over an offload::range of a negative or out-of-range number of work-items");
   if (items == 0)
     refuse("a launch over an empty offload::range (it needs at least 1 work-item)");
   std::uint64_t size = gpu >= 0 && kernel

@@ -28,7 +28,7 @@ template <class I> constexpr std::uint32_t launch_extent(I v) {
       return 0xffffffffu;
   }
   if constexpr (sizeof(I) > sizeof(std::uint32_t))
-    if (static_cast<unsigned long long>(v) > 0xffffffffull)
+    if (v > I(0xffffffffu))  // compared in I (an __int128 too), never truncated first
       return 0xffffffffu;
   return static_cast<std::uint32_t>(v);
 }

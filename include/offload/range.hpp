@@ -9,8 +9,8 @@
 
 namespace offload {
 
-/// A half-open index range [begin, end). `range{n}` is [0, n); any integer types (a negative
-/// count or end is kept as SIZE_MAX, which a launch refuses).
+/// A half-open index range [begin, end). `range{n}` is [0, n); any integer types (a negative or
+/// too large count or end is kept as SIZE_MAX, which a launch refuses).
 struct range {
   std::size_t begin = 0;
   std::size_t end = 0;
@@ -31,6 +31,9 @@ private:
   template <class I> static constexpr std::size_t index(I v) {
     if constexpr (I(-1) < I(0))
       if (v < 0)
+        return SIZE_MAX;
+    if constexpr (sizeof(I) > sizeof(std::size_t))  // an __int128: never truncated
+      if (v > I(SIZE_MAX))
         return SIZE_MAX;
     return static_cast<std::size_t>(v);
   }

@@ -47,8 +47,7 @@ inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta, std::uint3
 inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask, std::uint32_t width = 32) {
   return __nvvm_shfl_sync_bfly_i32(0xffffffffu, v, mask, detail::shuffle_clamp(width, false));
 }
-#else
-#if defined(__AMDGPU__)
+#elif defined(__AMDGPU__)
 inline std::uint32_t warp_size() { return __builtin_amdgcn_wavefrontsize(); }
 inline std::uint32_t lane_id() {
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
@@ -60,37 +59,8 @@ inline std::uint32_t read_lane(std::uint32_t v, std::uint32_t src) {
   return __builtin_amdgcn_ds_bpermute(int(src << 2), int(v));
 }
 } // namespace detail
-#else
-// The CPU device: warps of 32 lanes, as on NVIDIA, so that CUDA code written for 32 lanes (a row
-// sum at offsets 16..1 or 8..1) means the same. The work-items of a kernel that uses warp
-// operations run as fibers; at each operation a lane stores its word and waits for its warp
-// (runtime/cpu_fibers.cpp).
-namespace detail {
-/// Stores this lane's `word`, waits until every lane of its warp stored one, and returns the
-/// warp's 32 words (valid until this lane's next warp operation).
-const std::uint32_t *cpu_warp_exchange(std::uint32_t word);
-/// The lanes of this work-item's warp that exist (the last warp of a workgroup may be partial).
-inline std::uint32_t cpu_warp_lanes() {
-  const std::uint32_t first = local_linear_id() & ~31u, n = workgroup_size();
-  return n - first < 32 ? n - first : 32;
-}
-/// `v` of lane `src` (every lane calls it once; a lane past the workgroup's end gives `v`).
-inline std::uint32_t read_lane(std::uint32_t v, std::uint32_t src) {
-  const std::uint32_t *words = cpu_warp_exchange(v);
-  return src < cpu_warp_lanes() ? words[src] : v;
-}
-} // namespace detail
-inline std::uint32_t warp_size() { return 32; }
-inline std::uint32_t lane_id() { return local_linear_id() % 32; }
-inline std::uint64_t ballot(bool predicate) {
-  const std::uint32_t *words = detail::cpu_warp_exchange(predicate ? 1 : 0);
-  std::uint64_t bits = 0;
-  for (std::uint32_t lane = 0, n = detail::cpu_warp_lanes(); lane < n; ++lane)
-    bits |= std::uint64_t(words[lane] != 0) << lane;
-  return bits;
-}
-#endif
-// AMD and the CPU device: the source lane computed here, then one read_lane by every lane.
+// AMD: the source lane computed here (segments of `width` lanes, as HIP's __shfl_*), then one
+// read_lane by every lane.
 inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src, std::uint32_t width = warp_size()) {
   return detail::read_lane(v, (lane_id() & ~(width - 1)) + src % width);
 }
@@ -109,8 +79,82 @@ inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask,
   const std::uint32_t lane = lane_id(), other = lane ^ mask;
   return detail::read_lane(v, (other & ~(width - 1)) == (lane & ~(width - 1)) ? other : lane);
 }
+#else
+// The CPU device: warps of 32 lanes, as on NVIDIA, so that CUDA code written for 32 lanes (a row
+// sum at offsets 16..1 or 8..1) means the same. The work-items of a kernel that uses warp
+// operations run as fibers; at each operation a lane stores its word and waits for its warp
+// (runtime/cpu_fibers.cpp). Source lanes follow PTX's shfl.sync exactly (below), so any offset,
+// mask or width gives what an NVIDIA GPU gives.
+namespace detail {
+/// The words a warp operation exchanged: `words[l]` is lane l's, valid where bit l of `present`
+/// is set (the lane exists in the workgroup and took part in this operation: not returned).
+struct cpu_warp_words {
+  const std::uint32_t *words;
+  std::uint32_t present;
+};
+/// Stores this lane's `word`, waits until every live lane of its warp stored one, and returns
+/// the warp's words (valid until this lane's next warp operation).
+cpu_warp_words cpu_warp_exchange(std::uint32_t word);
+/// `v` of lane `src`, or `v` itself where that lane is absent or returned.
+inline std::uint32_t read_lane(std::uint32_t v, std::uint32_t src) {
+  const cpu_warp_words w = cpu_warp_exchange(v);
+  return src < 32 && (w.present >> src & 1u) ? w.words[src] : v;
+}
+enum class shfl_mode { idx, up, down, bfly };
+/// The source lane of PTX's `shfl.sync.<mode>` for lane `lane`, operand `b` and CUDA's `width`
+/// (c = ((32 - width) << 8) | clamp, as CUDA's __shfl_*_sync build it): only b's low 5 bits
+/// count, and an invalid source means the lane's own value.
+inline std::uint32_t ptx_shuffle_source(std::uint32_t lane, std::uint32_t b, std::uint32_t width,
+                                        shfl_mode mode) {
+  const std::uint32_t c = ((32u - width) << 8) | (mode == shfl_mode::up ? 0u : 0x1fu);
+  const int bval = int(b & 31u), cval = int(c & 31u), segmask = int((c >> 8) & 31u);
+  const int me = int(lane), max_lane = (me & segmask) | (cval & ~segmask);
+  int j = me;
+  bool valid = false;
+  switch (mode) {
+  case shfl_mode::up:
+    j = me - bval;
+    valid = j >= max_lane;
+    break;
+  case shfl_mode::down:
+    j = me + bval;
+    valid = j <= max_lane;
+    break;
+  case shfl_mode::bfly:
+    j = me ^ bval;
+    valid = j <= max_lane;
+    break;
+  case shfl_mode::idx:
+    j = (me & segmask) | (bval & ~segmask);
+    valid = j <= max_lane;
+    break;
+  }
+  return valid ? std::uint32_t(j) : lane;
+}
+} // namespace detail
+inline std::uint32_t warp_size() { return 32; }
+inline std::uint32_t lane_id() { return local_linear_id() % 32; }
+inline std::uint64_t ballot(bool predicate) {
+  const detail::cpu_warp_words w = detail::cpu_warp_exchange(predicate ? 1 : 0);
+  std::uint64_t bits = 0;
+  for (std::uint32_t lane = 0; lane < 32; ++lane)
+    if ((w.present >> lane & 1u) && w.words[lane] != 0)
+      bits |= std::uint64_t(1) << lane;
+  return bits;
+}
+inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src, std::uint32_t width = 32) {
+  return detail::read_lane(v, detail::ptx_shuffle_source(lane_id(), src, width, detail::shfl_mode::idx));
+}
+inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta, std::uint32_t width = 32) {
+  return detail::read_lane(v, detail::ptx_shuffle_source(lane_id(), delta, width, detail::shfl_mode::down));
+}
+inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta, std::uint32_t width = 32) {
+  return detail::read_lane(v, detail::ptx_shuffle_source(lane_id(), delta, width, detail::shfl_mode::up));
+}
+inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask, std::uint32_t width = 32) {
+  return detail::read_lane(v, detail::ptx_shuffle_source(lane_id(), mask, width, detail::shfl_mode::bfly));
+}
 #endif
-
 namespace detail {
 /// A 4- or 8-byte trivially copyable value moved as 32-bit words by `move`.
 template <class T, class Move> inline T shuffle_words(T v, Move move) {

@@ -271,6 +271,8 @@ CASES = [
     run_case("pointer-to-unmarked-function", "not-a-kernel"),
     run_case("warp-barrier-deadlock", "work-items-never-meet", kernel="split_warp", gpu=False,
              note="on a GPU it hangs"),
+    run_case("warp-barrier-deadlock-noexcept", "work-items-never-meet", kernel="split_warp_noexcept",
+             gpu=False, note="on a GPU it hangs"),
     run_case("dynamic-shared-1mib", "launch-limit", kernel="set"),
     run_case("dynamic-shared-4gib", "launch-limit", kernel="set"),
     run_case("queue-device-mismatch", "queue-device-mismatch", kernel="set"),

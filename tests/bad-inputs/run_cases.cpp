@@ -63,6 +63,16 @@ OFFLOAD_KERNEL void split_warp(int (*x)[4]) {
 
 void not_marked(int (*x)[4]) { (*x)[0] = 99; }
 
+// The same in a noexcept kernel: the waiting work-items must not be unwound (std::terminate).
+OFFLOAD_KERNEL void split_warp_noexcept(int (*x)[4]) noexcept {
+  int v = (*x)[offload::thread_id_x() % 4];
+  if (offload::thread_id_x() < 16)
+    v += offload::shuffle_down(v, 1);
+  else
+    offload::barrier();
+  (*x)[offload::thread_id_x() % 4] = v;
+}
+
 int x[4] = {1, 2, 3, 4};
 
 /// Runs `f`, which must throw offload::error; then checks `data` is still `expected` and
@@ -184,6 +194,13 @@ int main(int argc, char **argv) {
          if (x[0] == 99) std::exit(3);
        }},
       {"warp-barrier-deadlock", [] { offload::launch(split_warp, {.threads = {64}}, &x); /* case:warp-barrier-deadlock */ }},
+      {"warp-barrier-deadlock-noexcept", [] {
+         try {
+           offload::launch(split_warp_noexcept, {.threads = {32}}, &x); /* case:warp-barrier-deadlock-noexcept */
+         } catch (const offload::error &) {
+           throw;  // caught and rethrown: it must be an offload::error, not std::terminate
+         }
+       }},
       {"dynamic-shared-1mib", [] { offload::launch(set, {.threads = {4}, .dynamic_shared_bytes = 1u << 20}, &x, 9); /* case:dynamic-shared-1mib */ }},
       {"dynamic-shared-4gib", [] { offload::launch(set, {.threads = {4}, .dynamic_shared_bytes = 0xffffffffu}, &x, 9); /* case:dynamic-shared-4gib */ }},
       {"queue-device-mismatch", [] {

@@ -6,6 +6,10 @@
 // (The CPU device only: on a GPU a fault ends the program: bad-inputs gpu-out-of-bounds.)
 // RUN: %offload-cxx -O1 %s -o %t
 // RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=4 not %t > %t.out 2> %t.err
+// A signal sent to the program (kill, raise) is not a kernel's fault: it ends the program as it
+// would without offload-cxx (the handler forwards it), between launches and during one.
+// RUN: env OFFLOAD_DEVICE=cpu not --crash %t raise-between
+// RUN: env OFFLOAD_DEVICE=cpu not --crash %t raise-during
 // RUN: FileCheck %s < %t.out
 // RUN: FileCheck %s --check-prefix=END < %t.err
 // CHECK: read: kernel 'poke' launched at cpu_faults.cpp:[[#]] failed on CPU device (4 threads): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV); the host's data is as it was before the launch
@@ -13,11 +17,14 @@
 // CHECK: trap: kernel 'trap' launched at {{.*}}trapped (SIGILL)
 // CHECK: stack: kernel 'deep_locals' launched at {{.*}}a work-item overflowed its stack of 128 KiB
 // CHECK: queued: kernel 'poke' launched at {{.*}}(SIGSEGV)
+// CHECK: stack after 40 faults: kernel 'deep_locals' launched at {{.*}}a work-item overflowed its stack of 128 KiB
 // CHECK: after the faults: all checks passed
 // END: offload-cxx: error: kernel 'poke' launched at cpu_faults.cpp:[[#]] failed on CPU device
 #include <offload/offload.hpp>
 
+#include <csignal>
 #include <cstdio>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -44,6 +51,17 @@ OFFLOAD_KERNEL void deep_locals(int *x) {
   *x = big[0] + big[sizeof big - 1];
 }
 
+// Every caught fault abandons a workgroup of 1024 fibers: their stacks must be reused (they
+// were leaked, until the guard pages of new stacks could no longer be made).
+OFFLOAD_KERNEL void fault_in_barrier_kernel(int *x) {
+  if (offload::local_linear_id() == 5)
+    *(int *volatile)nullptr = 1;
+  offload::barrier();
+  *x = 1;
+}
+
+OFFLOAD_KERNEL void raise_signal(int signal) { std::raise(signal); }
+
 OFFLOAD_KERNEL void add_one(std::span<int> s) {
   if (auto i = offload::global_id_x(); i < s.size()) s[i] += 1;
 }
@@ -65,7 +83,17 @@ template <class F> void expect_fault(const char *what, std::vector<int> &data, F
   }
 }
 
-int main() {
+int main(int argc, char **argv) {
+  if (argc > 1) {  // raise-between, raise-during: must end by the signal
+    std::vector<int> w(4, 0);
+    offload::launch(add_one, {.threads = {4}}, std::span(w));  // installs the fault handlers
+    if (std::string(argv[1]) == "raise-between")
+      std::raise(SIGFPE);
+    else
+      offload::launch(raise_signal, {}, SIGFPE);
+    std::printf("the signal was swallowed\n");
+    return 0;
+  }
   std::vector<int> v(4096, 6);
   int x = 0;
   std::vector<int> one(1, 0);
@@ -82,6 +110,13 @@ int main() {
     q.launch(poke, {.workgroups = {64}, .threads = {64}}, std::span(v), 1L << 40);
     q.wait();
   });
+  for (int i = 0; i < 40; ++i)
+    try {
+      offload::launch(fault_in_barrier_kernel, {.threads = {1024}}, &x);
+    } catch (const offload::error &) {
+    }
+  expect_fault("stack after 40 faults", one,
+               [&] { offload::launch(deep_locals, {.threads = {4}}, &x); });
   // The CPU device still works, on every thread of its pool.
   for (int round = 0; round < 3; ++round)
     offload::launch(add_one, {.workgroups = {64}, .threads = {64}}, std::span(v));

@@ -67,7 +67,7 @@ int main() {
   // Refused: empty, negative, not starting at 0.
   std::vector<double> v(8, 1.0);
   const offload::range bad[] = {offload::range{0}, offload::range{-3}, offload::range{2, 8}};
-  const char *want[] = {"empty offload::range", "negative number", "must begin at 0"};
+  const char *want[] = {"empty offload::range", "negative or out-of-range number", "must begin at 0"};
   for (int k = 0; k < 3; ++k)
     try {
       offload::launch(scale, bad[k], std::span(v), 2.0);

@@ -76,6 +76,24 @@ OFFLOAD_KERNEL void segments(std::span<int> sum, std::span<int> first, std::span
   sum[t] = v;
 }
 
+// Offsets and masks past 31 count by their low 5 bits, as PTX's shfl.sync (33 acts as 1).
+OFFLOAD_KERNEL void wide_offsets(std::span<int> down, std::span<int> flipped) {
+  const unsigned t = offload::thread_id_x();
+  down[t] = offload::shuffle_down(int(t), 33);
+  flipped[t] = offload::shuffle_xor(int(t), 33);
+}
+
+// Lanes 16..31 return before the last two operations: the CPU device gives the others their
+// own value from a returned lane and leaves returned lanes out of ballots (on a GPU, undefined).
+OFFLOAD_KERNEL void after_return(std::span<std::uint64_t> votes, std::span<int> got) {
+  const unsigned l = offload::lane_id();
+  offload::ballot(true);
+  if (l >= 16)
+    return;
+  votes[l] = offload::ballot(true);
+  got[l] = offload::shuffle_down(int(1000 + l), 16);
+}
+
 OFFLOAD_KERNEL void lanes(std::uint32_t *w) { *w = offload::warp_size(); }
 
 int main() {
@@ -142,6 +160,25 @@ int main() {
       fail("segment first", t, seg_first[t], want_first);
     if (seg_down[t] != want_down)
       fail("segment down", t, seg_down[t], want_down);
+  }
+  std::vector<int> down33(32), xor33(32);
+  offload::launch(wide_offsets, {.threads = {32}}, std::span(down33), std::span(xor33));
+  for (unsigned t = 0; t < 32; ++t) {
+    if (down33[t] != int(t < 31 ? t + 1 : t))
+      fail("shuffle_down 33", t, down33[t], t < 31 ? t + 1 : t);
+    if (xor33[t] != int(t ^ 1))
+      fail("shuffle_xor 33", t, xor33[t], t ^ 1);
+  }
+  if (offload::last_launch_device().rfind("CPU device", 0) == 0) {
+    std::vector<std::uint64_t> after_votes(16);
+    std::vector<int> after_got(16);
+    offload::launch(after_return, {.threads = {32}}, std::span(after_votes), std::span(after_got));
+    for (unsigned t = 0; t < 16; ++t) {
+      if (after_votes[t] != 0xffffu)
+        fail("ballot after return", t, (long long)after_votes[t], 0xffff);
+      if (after_got[t] != int(1000 + t))
+        fail("shuffle from a returned lane", t, after_got[t], 1000 + t);
+    }
   }
   std::printf("warps_of_32: %s on %s\n", failures ? "FAILED" : "all checks passed",
               offload::last_launch_device().c_str());
