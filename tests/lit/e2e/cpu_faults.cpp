@@ -22,9 +22,14 @@
 // END: offload-cxx: error: kernel 'poke' launched at cpu_faults.cpp:[[#]] failed on CPU device
 #include <offload/offload.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <string>
+#include <thread>
+
+#include <signal.h>
+#include <unistd.h>
 #include <span>
 #include <vector>
 
@@ -60,7 +65,10 @@ OFFLOAD_KERNEL void fault_in_barrier_kernel(int *x) {
   *x = 1;
 }
 
-OFFLOAD_KERNEL void raise_signal(int signal) { std::raise(signal); }
+OFFLOAD_KERNEL void spin(long n, long *sum) {
+  for (volatile long i = 0; i < n; i = i + 1)
+    *sum += i;
+}
 
 OFFLOAD_KERNEL void add_one(std::span<int> s) {
   if (auto i = offload::global_id_x(); i < s.size()) s[i] += 1;
@@ -87,10 +95,17 @@ int main(int argc, char **argv) {
   if (argc > 1) {  // raise-between, raise-during: must end by the signal
     std::vector<int> w(4, 0);
     offload::launch(add_one, {.threads = {4}}, std::span(w));  // installs the fault handlers
-    if (std::string(argv[1]) == "raise-between")
+    if (std::string(argv[1]) == "raise-between") {
       std::raise(SIGFPE);
-    else
-      offload::launch(raise_signal, {}, SIGFPE);
+    } else {  // sent while a kernel runs (to the process: whichever thread takes it)
+      std::thread sender([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        kill(getpid(), SIGFPE);
+      });
+      long sum = 0;
+      offload::launch(spin, {}, 4000000000L, &sum);
+      sender.join();
+    }
     std::printf("the signal was swallowed\n");
     return 0;
   }
