@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# bench/corpus.sh — each program of tests/corpus against its original CUDA program, on one GPU.
+#   bash bench/corpus.sh build OUTDIR   (here, no GPU: builds the ports with offload-cxx for
+#                                        sm_90 + host and packs them as an offload-cxx bundle
+#                                        (bundle.tar.xz), builds the originals with nvcc, copies
+#                                        this script; OUTDIR is what the GPU node needs, e.g.
+#                                        .gpu/corpus, carried alone)
+#   bash OUTDIR/corpus.sh gpu [ROUNDS]  (on the GPU node, driver only: ROUNDS rounds (7), each
+#                                        running every original and its port, the order
+#                                        alternating; prints a markdown table of medians)
+# The gpu mode writes corpus-table.md, corpus-raw.tsv (every run's figure) and corpus-log.txt
+# (every run's output) to $OUT if set, else /tmp. Environment for testing and selection:
+#   CORPUS_ONLY="a b"        only these programs
+#   CORPUS_SMALL=1           the ports' default (small) arguments, e.g. with OFFLOAD_DEVICE=cpu
+#   CORPUS_FAKE_ORIGINAL=CMD run "CMD NAME ARGS..." instead of each original (a stub printing
+#                            the original's output, e.g. bench/corpus/fake-original.sh)
+#   CORPUS_TIMEOUT=S         seconds allowed to one run (180)
+#   CORPUS_EAGER=1           CUDA_MODULE_LOADING=EAGER for the originals (CUDA loads kernels
+#                            lazily by default, at the first launch, inside some timed regions)
+set -euo pipefail
+
+# --- The table -----------------------------------------------------------------------------
+# corpus NAME PORT_ARGS ORIGINAL_ARGS ORIGINAL_MS NOTE [key=value...]
+#   ORIGINAL_MS: an awk program over the original's output that prints its time in ms (the
+#     awk variable `args` holds ORIGINAL_ARGS, split(args, a) gives its words); nothing printed
+#     means the time could not be read.
+#   NOTE: where the two programs time different regions or take different arguments ("" if
+#     they time the same thing).
+#   keys: port_ms=AWK  the port's time in ms (default: the number after "time_ms:")
+#         prep=SH      run in the original's build folder (a copy of tests/corpus/NAME, with
+#                      $sup = bench/corpus) before `nvcc -O3 -arch=sm_90 -I. *.cu`
+#         setup=SH     run once on the node before the rounds ($tools, $data: folders)
+#         orig_ok=AWK  prints "yes" when the original's output shows its check passed (default:
+#                      it prints PASS or Passed, and neither FAIL nor Failed)
+#   @DATA@ in ORIGINAL_ARGS is the node's data folder.
+# The arguments: the original's default or its HeCBench Makefile `run` arguments where a run
+# takes seconds at most; smaller where the two programs' host-side checks (serial, and the same
+# in both) would take tens of seconds (the note says so). All of it, 2 x 7 rounds, must stay
+# within about 6 minutes on the node (the table's last lines give each program's wall time).
+names=()
+declare -A P_ARGS O_ARGS O_MS NOTE PORT_MS PREP SETUP ORIG_OK
+corpus() {
+  local n=$1; names+=("$n"); P_ARGS[$n]=$2; O_ARGS[$n]=$3; O_MS[$n]=$4; NOTE[$n]=$5; shift 5
+  PORT_MS[$n]='/^time_ms:/{print $2; exit}'; PREP[$n]=""; SETUP[$n]=""; ORIG_OK[$n]=""
+  local kv; for kv in "$@"; do
+    case "$kv" in
+      port_ms=*) PORT_MS[$n]=${kv#port_ms=} ;;
+      prep=*) PREP[$n]=${kv#prep=} ;;
+      setup=*) SETUP[$n]=${kv#setup=} ;;
+      orig_ok=*) ORIG_OK[$n]=${kv#orig_ok=} ;;
+      *) echo "corpus.sh: bad key '$kv' for $n" >&2; exit 2 ;;
+    esac
+  done
+}
+
+corpus vector-add "33554432" "33554432" \
+  '/^Kernel time:/{print $3}' \
+  "the original (cuda-samples vectorAdd) has no timer and a fixed size: built with bench/corpus/vector-add/timed.patch, which takes the size as argv[1] and puts cudaEvents around the one launch, as the port does; one launch of 400 MB of traffic, so about 0.1 ms: the two programs' first-launch costs show" \
+  'prep=patch -s original.cu < "$sup/vector-add/timed.patch" && cp "$root"/tests/corpus/matrix-mul/original-common/*.h .'
+
+corpus stencil1d "67108864 100" "67108864 100" \
+  '/^Average kernel execution time:/{print $5 * 1000}' \
+  "per-kernel average over 100 launches; the original: steady_clock around the launches and cudaDeviceSynchronize (host time), the port: events (device time); 2^26 (the port's suggested GPU size) and repeat 100, not the Makefile's 2^27 and 1000 (the host's check of 2^27 takes seconds)"
+
+corpus jacobi "256" "" \
+  '/^Average execution time per iteration:/{print $6 * 1000}' \
+  "ms per iteration (one jacobi_step + error read-back; both wall clock); N = 256 in both (6810 iterations): the original's '#define N 2048' is changed by sed at build time, because the port's serial host reference of 9602 steps of 2048^2 would take ~40 s per run (at N = 512, 2.5 s); at these sizes an iteration is mostly launch, memset/zeroing kernel and 4-byte read-back" \
+  'port_ms=/^time_ms:/{it = $3; gsub(/[^0-9]/, "", it); if (it > 0) print $2 / it; exit}' \
+  'prep=sed -i "s/^#define N 2048$/#define N 256/" original.cu && grep -q "^#define N 256$" original.cu'
+
+corpus scan "2097152 100" "2097152 100" \
+  'BEGIN{split(args, a)} /Average execution time of scan/{for (i = 2; i <= NF; i++) if ($i ~ /^\(us\)/) {t += $(i - 1); c++}} END{if (c == 40) print t * a[2] / 1000}' \
+  "sum over the 40 kernels (4 types x 5 block sizes x 2 variants) of 100 launches each; the original: steady_clock per kernel (per-launch average x repeat), the port: events; 2^21 elements, not the Makefile's 2^28, which would need minutes of host work (40 inits and checks, twice in the original)"
+
+corpus atomic-reduction "52428800 100" "52428800 100" \
+  'BEGIN{split(args, a)} /average performance of reduction is/{for (i = 1; i <= NF; i++) if ($i == "GBytes/sec") bw = $(i - 1); if (bw > 0) {t += a[1] * 4.0 * a[2] / (bw * 1e6); c++}} END{if (c == 20) print t}' \
+  "sum over the 20 benchmarks of 100 x (zero the sum + reduce); the original prints GB/s only (converted back: bytes x repeat / bandwidth, 6 significant digits); the original: steady_clock, cudaMemset; the port: events, a one-work-item zeroing kernel" \
+  'prep=cp original-kernels.h kernels.h'
+
+corpus matrix-rotate "5000 5" "5000 5" \
+  '/^Average kernel execution time:/{print $5 * 1000}' \
+  "per-kernel average; the original: steady_clock + cudaDeviceSynchronize, the port: events; repeat 5, not the Makefile's 100: both rotate serially on the host repeat times to check"
+
+corpus bitonic-sort "22 123" "22 123" \
+  '/^Total kernel execution time:/{print $5}' \
+  "all 253 launches; the original: steady_clock (its first launch may load the module, CUDA loads lazily), the port: events; 2^22, not the Makefile's 2^25: both sort serially on the host to check (2^23: ~6 s each)"
+
+corpus bfs "1000000" "@DATA@/bfs-1000000.txt" \
+  '/^Total kernel execution time :/{print $6 / 1000}' \
+  "the port generates its graph (1M nodes, the size of Rodinia's graph1MW_6); the original reads the same graph, written in Rodinia's format by bench/corpus/bfs/graphgen.c; both sum per-level times (2 kernels a level), the original steady_clock around cudaDeviceSynchronize, the port events; a few ms at most" \
+  'prep=cp "$sup/bfs/util.h" .' \
+  'setup="$tools/graphgen" 1000000 "$data/bfs-1000000.txt"'
+
+corpus nbody "6000 10" "6000 10" \
+  '/^# Total Time \(s\)/{print $NF * 1000}' \
+  "the original: steady_clock over all steps, including each step's 4-byte energy read-back and host loop; the port: the sum of each step's events around its 3 kernels; 6000 particles, not the Makefile's 16000: both check with a serial host simulation (O(n^2) a step)" \
+  'prep=cp original-kernels.hpp GSimulationKernels.hpp && cp "$sup"/nbody/*.hpp "$sup/nbody/main.cu" .'
+
+# Added with tests/corpus/*/SOURCE.md's "Bench:" and "Original time:" lines.
+corpus bincount "10000000 10" "10000000 10" \
+  '/^Average execution time of bincount kernel:/{t += $7; c++} END{if (c == 11) print t / 1000}' \
+  "sum of the 11 per-kernel averages (6 bin counts with global atomics, 5 with shared atomics); both steady_clock around 10 launches and a wait; repeat 10, not the Makefile's 100: both programs' host references loop repeat times over the input for each bin count" \
+  'prep=cp original-reference.h reference.h'
+
+corpus simple-spmv "2684354 4096 100" "2684354 4096 100" \
+  '/^Average dense, sparse, and vector sparse kernel execution time \(ms\):/{for (i = NF - 2; i <= NF; i++) {t += $i; c++}} END{if (c == 18) print t}' \
+  "sum of the 18 per-kernel averages (dense, CSR, vector CSR x 6 workgroup sizes); both steady_clock; 4096 rows at the Makefile's density (16% non-zeros), not its 10240: both build the dense matrix on the host; the original prints error rates, no PASS: checked here as the port checks (every rate <= 1e-5)" \
+  'prep=cp original-utils.cpp utils.cu && cp original-mv.h mv.h' \
+  'orig_ok=/^Error rate:/{for (i = 3; i <= NF; i++) {if (!($i <= 1e-5)) bad++}; c++} END{print (c == 6 && !bad) ? "yes" : "no"}'
+
+corpus softmax "100000 784 1 100" "100000 784 1 100" \
+  '/^Average kernel execution time:/{print $5; exit}' \
+  "implementation 1 (softMax2, a warp per slice); both steady_clock around 100 launches (per-launch average)"
+
+corpus matrix-mul "-wA=1024 -hA=1024 -wB=1024 -hB=1024 -iter=300" "-wA=1024 -hA=1024 -wB=1024 -hB=1024" \
+  '/^Performance=/{for (i = 1; i < NF; i++) if ($i == "Time=") {print $(i + 1); exit}}' \
+  "per-launch average over 300 launches (events in both); the original's 300 is fixed, the port takes -iter=300; the original prints the time with 3 decimals (ms); built with cuda-samples' Common headers (tests/corpus/matrix-mul/original-common)" \
+  'prep=cp "$root"/tests/corpus/matrix-mul/original-common/*.h .'
+
+# --- Build (here) --------------------------------------------------------------------------
+mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
+here=$(cd "$(dirname "$0")" && pwd)
+selected=("${names[@]}")
+if [ -n "${CORPUS_ONLY:-}" ]; then
+  selected=()
+  for n in $CORPUS_ONLY; do
+    if [ -n "${O_MS[$n]+set}" ]; then selected+=("$n"); else echo "corpus.sh: '$n' is not in the table, left out" >&2; fi
+  done
+fi
+
+if [ "$mode" = build ]; then
+  root=${CORPUS_ROOT:-$(cd "$here/.." && pwd)}  # the repository
+  out=${2:?usage: corpus.sh build OUTDIR}
+  mkdir -p "$out" && out=$(cd "$out" && pwd)
+  oc=$root/build/bin/offload-cxx
+  nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+  sup=$root/bench/corpus
+  work=$(mktemp -d /tmp/offload-cxx-corpus-build.XXXXXX)
+  trap 'rm -rf "$work"' EXIT
+  rm -rf "$out/originals" "$out/tools" "$out/bundle.tar.xz" "$out/originals.tar.xz"
+  mkdir -p "$work/bin" "$work/originals" "$work/tools"
+  : > "$out/build-status.txt"
+  failed=0
+  for n in "${selected[@]}"; do  # serially: the build machine is small
+    [ -f "$root/tests/corpus/$n/port.cpp" ] || { echo "$n: no tests/corpus/$n" | tee -a "$out/build-status.txt"; failed=1; continue; }
+    s=$(date +%s)
+    if "$oc" -O3 --offload-arch=sm_90,host "$root/tests/corpus/$n/port.cpp" -o "$work/bin/$n" 2> "$work/$n.port.err"; then
+      port=built
+    else
+      port=FAILED; failed=1; sed 's/^/  /' "$work/$n.port.err" | head -20
+    fi
+    src=$work/src-$n && mkdir -p "$src" && cp -r "$root/tests/corpus/$n"/original* "$src/" || true
+    if (cd "$src" && export sup && eval "${PREP[$n]:-true}" && "$nvcc" -O3 -arch=sm_90 -I. ./*.cu -o "$work/originals/$n") 2> "$work/$n.orig.err"; then
+      orig=built
+    else
+      orig=FAILED; failed=1; sed 's/^/  /' "$work/$n.orig.err" | head -20
+    fi
+    echo "$n: port $port, original $orig ($(( $(date +%s) - s )) s)" | tee -a "$out/build-status.txt"
+  done
+  gcc -O2 -static "$sup/bfs/graphgen.c" -o "$work/tools/graphgen"
+  # The originals (libcudart linked statically, ~1 MB each) and the tools, packed too.
+  tar -C "$work" -cf - originals tools | xz -T2 -6 > "$out/originals.tar.xz"
+  # The ports run from an offload-cxx bundle (the programs, every library they need, a `run`
+  # launcher); xz packs its ~210 MB (libLLVM) to fit the device tool's carry.
+  if ls "$work/bin/"* > /dev/null 2>&1; then
+    "$oc" bundle "$work/bin/"* -o "$work/bundle" > /dev/null
+    tar -C "$work" -cf - bundle | xz -T2 -4 > "$out/bundle.tar.xz"
+  fi
+  cp "$0" "$out/corpus.sh"
+  du -sh --apparent-size "$out" | cut -f1 | xargs echo "staged in $out:"
+  exit $failed
+fi
+
+# --- GPU (on the node) ---------------------------------------------------------------------
+[ "$mode" = gpu ] || { echo "usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]" >&2; exit 2; }
+rounds=${2:-7}
+log=${OUT:-/tmp}
+tmp=/tmp/offload-cxx-corpus
+data=$tmp/data
+tools=$tmp/tools
+rm -rf "$tmp" && mkdir -p "$tmp" "$data"
+for pack in bundle originals; do  # a missing pack leaves rows saying that the program failed
+  if [ -f "$here/$pack.tar.xz" ]; then xz -dc "$here/$pack.tar.xz" | tar -C "$tmp" -xf -; else echo "corpus.sh: no $pack.tar.xz" >&2; fi
+done
+bundle=$tmp/bundle
+raw=$log/corpus-raw.tsv
+runlog=$log/corpus-log.txt
+limit=${CORPUS_TIMEOUT:-180}
+t_start=$(date +%s)
+command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+printf 'round\tprogram\twhich\torder\trc\tms\tchecked\twall_s\n' > "$raw"
+: > "$runlog"
+port_args() { if [ -n "${CORPUS_SMALL:-}" ]; then echo ""; else echo "${P_ARGS[$1]}"; fi; }
+orig_args() { echo "${O_ARGS[$1]//@DATA@/$data}"; }
+
+for n in "${selected[@]}"; do
+  if [ -n "${SETUP[$n]}" ]; then
+    (export tools data; eval "${SETUP[$n]}") || echo "$n: setup failed" >&2
+  fi
+done
+
+# run ROUND NAME WHICH ORDER: one run, a line in the raw file, its output in the log.
+run_one() {
+  local r=$1 n=$2 which=$3 order=$4 rc=0 ms="" ok=no args out t0
+  t0=$(date +%s.%N)
+  out=$tmp/out.txt
+  if [ "$which" = port ]; then
+    args=$(port_args "$n")
+    # shellcheck disable=SC2086
+    timeout "$limit" "$bundle/run" "$n" $args > "$out" 2>&1 || rc=$?
+    ms=$(awk "${PORT_MS[$n]}" "$out" 2>/dev/null || true)
+    grep -q "^$n: PASS" "$out" && ok=yes
+  else
+    args=$(orig_args "$n")
+    if [ -n "${CORPUS_FAKE_ORIGINAL:-}" ]; then
+      # shellcheck disable=SC2086
+      timeout "$limit" $CORPUS_FAKE_ORIGINAL "$n" $args > "$out" 2>&1 || rc=$?
+    elif [ -x "$tmp/originals/$n" ]; then
+      # shellcheck disable=SC2086
+      ( [ -n "${CORPUS_EAGER:-}" ] && export CUDA_MODULE_LOADING=EAGER
+        exec timeout "$limit" "$tmp/originals/$n" $args ) > "$out" 2>&1 || rc=$?
+    else
+      echo "no original built" > "$out"; rc=127
+    fi
+    ms=$(awk -v args="$args" "${O_MS[$n]}" "$out" 2>/dev/null || true)
+    # The originals print PASS/Passed/VERIFICATION: PASS/Test PASSED, or FAIL/Failed.
+    if [ -n "${ORIG_OK[$n]}" ]; then
+      [ "$(awk "${ORIG_OK[$n]}" "$out" 2>/dev/null)" = yes ] && ok=yes
+    elif grep -Eq 'PASS|Passed' "$out" && ! grep -Eq 'FAIL|Failed' "$out"; then ok=yes; fi
+  fi
+  local wall; wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN{printf "%.2f", a - b}')
+  ms=$(echo "$ms" | head -n 1)
+  [[ "$ms" =~ ^[0-9.eE+-]+$ ]] || ms=NA
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$n" "$which" "$order" "$rc" "$ms" "$ok" "$wall" >> "$raw"
+  { echo "### round $r, $n, $which (order $order, exit $rc$([ "$rc" = 124 ] && echo ": timed out"), ms $ms, checked $ok, $wall s): $args"; cat "$out"; } >> "$runlog"
+}
+
+for r in $(seq 1 "$rounds"); do
+  for n in "${selected[@]}"; do
+    if [ $((r % 2)) = 1 ]; then run_one "$r" "$n" original 1; run_one "$r" "$n" port 2
+    else run_one "$r" "$n" port 1; run_one "$r" "$n" original 2; fi
+  done
+  echo "round $r of $rounds done ($(( $(date +%s) - t_start )) s)" >&2
+done
+
+# The table: medians over the rounds where both ran, checked, and printed a time; the ratio is
+# the median of those rounds' ratios (port / original: below 1, the port is faster).
+table=$log/corpus-table.md
+{
+  echo "$rounds rounds (original and port alternating first); ms are medians over the rounds where both programs passed and printed a time; the ratio is the median of those rounds' port/original ratios (< 1: the port is faster)."
+  echo
+  echo "| program | args | original median ms | port median ms | ratio port/original | rounds |"
+  echo "|---|---|---|---|---|---|"
+  for n in "${selected[@]}"; do
+    pa=$(port_args "$n"); oa=$(orig_args "$n"); oa=${oa//$data/DATA}
+    if [ "$pa" = "$oa" ]; then a="$pa"; else a="port: ${pa:-(defaults)}; original: ${oa:-(none)}"; fi
+    awk -F'\t' -v n="$n" -v a="$a" -v R="$rounds" '
+      function median(v, k,   i, j, t) {  # sorts v[1..k]
+        for (i = 2; i <= k; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+        return (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+      }
+      NR > 1 && $2 == n {
+        if ($3 == "port") { pms[$1] = $6; pok[$1] = ($5 == 0 && $7 == "yes" && $6 != "NA") }
+        else { oms[$1] = $6; ook[$1] = ($5 == 0 && $7 == "yes" && $6 != "NA"); ochk[$1] = $7; orc[$1] = $5 }
+        if ($3 == "port" && $5 != 0) pfail++
+        if ($3 == "port" && $5 == 124) ptimeout++
+        wall[$3] += $8
+        if ($3 == "port" && $7 != "yes") pnopass++
+        if ($3 == "port" && $6 == "NA") pnotime++
+        if ($3 == "original" && $6 == "NA") onotime++
+        if ($3 == "original" && ($5 != 0 || $7 != "yes")) ofail++
+      }
+      END {
+        k = 0
+        for (r = 1; r <= R; r++) if (pok[r] && ook[r] && oms[r] > 0) { k++; o[k] = oms[r]; p[k] = pms[r]; q[k] = pms[r] / oms[r] }
+        why = ""
+        if (pnopass) why = why sprintf("port did not print PASS in %d of %d rounds (exit status not 0 in %d, timed out in %d); ", pnopass, R, pfail + 0, ptimeout + 0)
+        if (pnotime) why = why sprintf("port time unreadable in %d; ", pnotime)
+        if (ofail) why = why sprintf("original failed or did not print PASS in %d; ", ofail)
+        if (onotime) why = why sprintf("original time unreadable in %d; ", onotime)
+        sub(/; $/, "", why)
+        if (k == 0) printf "| %s | %s | - | - | - (%s) | 0 |\n", n, a, (why == "" ? "no run" : why)
+        else {
+          mo = median(o, k); mp = median(p, k); mq = median(q, k)
+          printf "| %s | %s | %.4g | %.4g | %.3f%s | %d |\n", n, a, mo, mp, mq, (why == "" ? "" : " (" why ")"), k
+          printf "%s\t%.6g\n", n, mq >> rf
+        }
+        printf "* %s: %.1f s original, %.1f s port, all rounds together\n", n, wall["original"], wall["port"] >> wf
+      }' rf="$tmp/ratios.tsv" wf="$tmp/walls.txt" "$raw"
+  done
+  touch "$tmp/ratios.tsv"
+  awk -F'\t' '$2 > 0 {s += log($2); k++} END {if (k) printf "\nGeometric mean of the ratios (%d programs): %.3f\n", k, exp(s / k); else print "\nNo ratios."}' "$tmp/ratios.tsv"
+  echo
+  echo "Notes (where the two programs time different regions or take different arguments):"
+  echo
+  for n in "${selected[@]}"; do [ -n "${NOTE[$n]}" ] && echo "* **$n**: ${NOTE[$n]}"; done
+  echo
+  echo "Wall time of each program's runs (to trim the sizes):"
+  echo
+  cat "$tmp/walls.txt" 2>/dev/null || true
+  echo
+  echo "Total time of the gpu mode: $(( $(date +%s) - t_start )) s. Raw figures: corpus-raw.tsv; outputs: corpus-log.txt."
+} > "$table"
+cat "$table"
