@@ -15,6 +15,8 @@
 #   CORPUS_FAKE_ORIGINAL=CMD run "CMD NAME ARGS..." instead of each original (a stub printing
 #                            the original's output, e.g. bench/corpus/fake-original.sh)
 #   CORPUS_TIMEOUT=S         seconds allowed to one run (180)
+#   CORPUS_EXTRA="p1 p2"     (build) more programs to put in the bundle, run on the node as
+#                            /tmp/offload-cxx-corpus/bundle/run NAME after the gpu mode
 #   CORPUS_EAGER=1           CUDA_MODULE_LOADING=EAGER for the originals (CUDA loads kernels
 #                            lazily by default, at the first launch, inside some timed regions)
 set -euo pipefail
@@ -162,6 +164,7 @@ if [ "$mode" = build ]; then
   tar -C "$work" -cf - originals tools | xz -T2 -6 > "$out/originals.tar.xz"
   # The ports run from an offload-cxx bundle (the programs, every library they need, a `run`
   # launcher); xz packs its ~210 MB (libLLVM) to fit the device tool's carry.
+  for extra in ${CORPUS_EXTRA:-}; do cp "$extra" "$work/bin/"; done  # more programs to bundle
   if ls "$work/bin/"* > /dev/null 2>&1; then
     "$oc" bundle "$work/bin/"* -o "$work/bundle" > /dev/null
     tar -C "$work" -cf - bundle | xz -T2 -4 > "$out/bundle.tar.xz"

@@ -34,6 +34,16 @@ const kernel_info *find_kernel(const void *host_address) {
   return it == r.kernels.end() ? nullptr : &it->second;
 }
 
+std::vector<const kernel_info *> registered_kernels() {
+  registry &r = the_registry();
+  std::lock_guard guard(r.lock);
+  std::vector<const kernel_info *> all;
+  all.reserve(r.kernels.size());
+  for (const auto &[address, kernel] : r.kernels)
+    all.push_back(&kernel);
+  return all;
+}
+
 bool any_kernel_registered() {
   registry &r = the_registry();
   std::lock_guard guard(r.lock);

@@ -35,6 +35,9 @@ struct kernel_info {
 /// launched from code that offload-cxx did not build: it can only run on the CPU device).
 const kernel_info *find_kernel(const void *host_address);
 
+/// Every kernel registered so far (the records live as long as the process).
+std::vector<const kernel_info *> registered_kernels();
+
 /// Whether offload-cxx built (and registered) any kernel of this process.
 bool any_kernel_registered();
 
