@@ -220,9 +220,7 @@ void stop_at(workgroup_fibers &fibers, waits_at at) {
 /// "kernel 'K' launched at f.cpp:12" for the kernel this thread runs.
 std::string running_kernel() {
   const detail::launch_request *launch = cpu_kernel_running();
-  const kernel_info *kernel = launch ? find_kernel(launch->kernel) : nullptr;
-  return "kernel '" + (kernel ? kernel->name : std::string("?")) + "' launched at " +
-         (launch ? short_location(launch->where) : std::string("?"));
+  return launch ? launch_site_text(*launch, find_kernel(launch->kernel)) : "kernel '?'";
 }
 
 /// A meeting point reached outside fibers: fine in a workgroup of one work-item, else the kernel

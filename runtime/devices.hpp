@@ -8,6 +8,7 @@
 #include <offload/detail/runtime_api.hpp>
 
 #include <string>
+#include <vector>
 
 namespace offload::rt {
 
@@ -70,6 +71,10 @@ void report_launch(const detail::launch_request &request, const kernel_info *ker
 
 /// "fill.cpp:16" from a source location.
 std::string short_location(const detail::source_loc &where);
+/// "kernel 'K' launched at f.cpp:12" (`kernel` null: the kernel's address stands for its name).
+std::string launch_site_text(const detail::launch_request &request, const kernel_info *kernel);
+/// The arguments' maps with nothing copied: ending a region with them only releases it.
+std::vector<detail::arg_desc> without_copies(const detail::launch_request &request);
 
 /// Records `name` (a device's name, which lives as long as the process) as the calling thread's
 /// offload::last_launch_device(): a plain launch when it ran, a queued one when it was enqueued.

@@ -252,15 +252,6 @@ gpu_stream *thread_stream(int device) {
   return streams[device].get();
 }
 
-/// The arguments' maps with nothing copied: ending a region with them only releases it.
-std::vector<detail::arg_desc> without_copies(const detail::launch_request &request) {
-  std::vector<detail::arg_desc> maps(request.args, request.args + request.num_args);
-  for (detail::arg_desc &a : maps)
-    if (a.how != detail::transfer::literal)
-      a.how = detail::transfer::alloc;
-  return maps;
-}
-
 /// A launch through the thread's GPU stream, waited for: the mapped arguments are copied in
 /// (libomptarget), the kernel runs on the stream, and they are copied back only
 /// when it succeeded.
@@ -287,6 +278,14 @@ void run_on_stream(gpu_stream &stream, int device, const detail::launch_request 
            &kernel.param_names);
 }
 } // namespace
+
+std::vector<detail::arg_desc> without_copies(const detail::launch_request &request) {
+  std::vector<detail::arg_desc> maps(request.args, request.args + request.num_args);
+  for (detail::arg_desc &a : maps)
+    if (a.how != detail::transfer::literal)
+      a.how = detail::transfer::alloc;
+  return maps;
+}
 
 std::uint32_t gpu_occupancy_workgroup_size(int device, const kernel_info &kernel,
                                            std::uint32_t dynamic_shared_bytes) {

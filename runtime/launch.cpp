@@ -104,12 +104,14 @@ std::string describe_unregistered(const launch_request &request) {
 } // namespace detail
 
 namespace rt {
+std::string launch_site_text(const detail::launch_request &request, const kernel_info *kernel) {
+  return "kernel '" + detail::kernel_name(request, kernel) + "' launched at " +
+         short_location(request.where);
+}
+
 void check_launch_shape(const detail::launch_request &request, const kernel_info *kernel) {
   // Names and places are text only for errors: launches are a hot path.
-  auto context = [&] {
-    return "kernel '" + detail::kernel_name(request, kernel) + "' launched at " +
-           short_location(request.where);
-  };
+  auto context = [&] { return launch_site_text(request, kernel); };
   const dim3 &g = request.workgroups, &t = request.threads;
   if (g.x == 0 || g.y == 0 || g.z == 0 || t.x == 0 || t.y == 0 || t.z == 0)
     rt::fail(context(), "empty grid: workgroups " + dims(g) + ", threads " + dims(t) +
@@ -142,11 +144,7 @@ void shape_range(detail::launch_request &request, int gpu, const kernel_info *ke
   if (!request.is_range)
     return;
   const std::uint64_t items = request.range_end - request.range_begin;
-  auto refuse = [&](const std::string &why) {
-    rt::fail("kernel '" + detail::kernel_name(request, kernel) + "' launched at " +
-                 short_location(request.where),
-             why);
-  };
+  auto refuse = [&](const std::string &why) { rt::fail(launch_site_text(request, kernel), why); };
   if (request.range_begin != 0)
     refuse("a launch over offload::range [" + std::to_string(request.range_begin) + ", " +
            std::to_string(request.range_end) + ") must begin at 0: launch over range{n} and "
@@ -185,8 +183,7 @@ struct launch_context {
 };
 std::string describe_launch(const void *raw) {
   const auto &c = *static_cast<const launch_context *>(raw);
-  return "kernel '" + kernel_name(c.request, c.kernel) + "' launched at " +
-         rt::short_location(c.request.where);
+  return rt::launch_site_text(c.request, c.kernel);
 }
 
 /// A kernel cannot launch a kernel on any device (on a GPU it does not build); on the CPU device,

@@ -121,8 +121,9 @@ struct queue_state {
     try {
       launch_request request = job->request();
       request.device = device.gpu >= 0 ? device.gpu : cpu_device;
-      const rt::kernel_info *kernel = device.gpu >= 0 ? registered(request.kernel) : nullptr;
-      rt::shape_range(request, device.gpu, device.gpu >= 0 ? kernel : rt::find_kernel(request.kernel));
+      const rt::kernel_info *known = registered(request.kernel);
+      const rt::kernel_info *kernel = device.gpu >= 0 ? known : nullptr;  // for the stream path
+      rt::shape_range(request, device.gpu, known);
       request.is_range = false;  // shaped: launch() below keeps this shape
       if (kernel && stream_can_launch(*kernel)) {
         rt::check_launch_shape(request, kernel);
@@ -208,11 +209,10 @@ struct queue_state {
       const launch_request &r = (*it)->request();
       try {
         if (device.gpu < 0) {
-          std::vector<arg_desc> maps(r.args, r.args + r.num_args);
-          for (arg_desc &a : maps)
-            if (discard && a.how != transfer::literal)
-              a.how = transfer::alloc;
-          region_data(device, data_op::end, maps.data(), r.num_args, r.where);
+          if (discard)
+            region_data(device, data_op::end, rt::without_copies(r).data(), r.num_args, r.where);
+          else
+            region_data(device, data_op::end, r.args, r.num_args, r.where);
           continue;
         }
         const rt::kernel_info *kernel = registered(r.kernel);

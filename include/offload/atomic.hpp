@@ -158,6 +158,19 @@ inline T atomic_xor(T *address, std::type_identity_t<T> value, std::memory_order
 
 // Built on the above, the same on every device.
 
+namespace detail {
+/// *address = next(*address) atomically (a compare-exchange loop); returns the old value.
+template <class T, class Next> inline T atomic_update(T *address, std::memory_order order, Next next) {
+  T seen = *static_cast<volatile T *>(address);
+  for (;;) {
+    const T was = atomic_compare_exchange(address, seen, next(seen), order);
+    if (was == seen)
+      return was;
+    seen = was;
+  }
+}
+} // namespace detail
+
 /// Subtracts `value` (CUDA's atomicSub; for float and double too).
 template <atomic_value T>
 inline T atomic_sub(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
@@ -170,27 +183,14 @@ inline T atomic_sub(T *address, std::type_identity_t<T> value, std::memory_order
 /// CUDA's atomicInc: `*address = old >= limit ? 0 : old + 1` (a counter that wraps at limit).
 template <atomic_unsigned T>
 inline T atomic_inc(T *address, std::type_identity_t<T> limit, std::memory_order order = std::memory_order_relaxed) {
-  T seen = *static_cast<volatile T *>(address);
-  for (;;) {
-    const T next = seen >= limit ? T(0) : T(seen + 1);
-    const T was = atomic_compare_exchange(address, seen, next, order);
-    if (was == seen)
-      return was;
-    seen = was;
-  }
+  return detail::atomic_update(address, order, [limit](T old) { return old >= limit ? T(0) : T(old + 1); });
 }
 
 /// CUDA's atomicDec: `*address = (old == 0 || old > limit) ? limit : old - 1`.
 template <atomic_unsigned T>
 inline T atomic_dec(T *address, std::type_identity_t<T> limit, std::memory_order order = std::memory_order_relaxed) {
-  T seen = *static_cast<volatile T *>(address);
-  for (;;) {
-    const T next = seen == 0 || seen > limit ? limit : T(seen - 1);
-    const T was = atomic_compare_exchange(address, seen, next, order);
-    if (was == seen)
-      return was;
-    seen = was;
-  }
+  return detail::atomic_update(address, order,
+                               [limit](T old) { return old == 0 || old > limit ? limit : T(old - 1); });
 }
 
 } // namespace offload
