@@ -19,7 +19,7 @@ struct Layout {
   std::string IncludeDir;     ///< offload/offload.hpp is under it
   std::string RuntimeLibDir;  ///< liboffload-cxx-rt.so
   std::string ToolsDir;       ///< offload-cxx-devices (lib/offload-cxx)
-  std::string LLVMLibDir;     ///< libomptarget.so, libLLVM.so
+  std::string LLVMLibDir;     ///< libLLVMOffload.so, libLLVM.so
   std::string LLVMBinDir;     ///< clang++, ld.lld, llvm-objcopy of LLVM 22
 };
 

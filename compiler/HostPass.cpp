@@ -3,8 +3,6 @@
 
 #include "CpuImage.h"
 
-#include "llvm/Frontend/Offloading/OffloadWrapper.h"
-#include "llvm/Frontend/Offloading/Utility.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
@@ -29,7 +27,7 @@ namespace offload::compiler {
 
 static constexpr StringLiteral HostTriple = "x86_64-unknown-linux-gnu";
 /// OFFLOAD_CXX_PROGRAM_VERSION in include/offload/detail/runtime_api.hpp.
-static constexpr uint32_t ProgramRecordVersion = 3;
+static constexpr uint32_t ProgramRecordVersion = 4;
 /// Constructor priority of the registrations: early, like clang's offload registration, so that
 /// kernels launched from users' static constructors are already known.
 static constexpr int RegistrationPriority = 101;
@@ -150,38 +148,21 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   B.CreateRetVoid();
   appendToGlobalCtors(*M, Ctor, RegistrationPriority);
 
-  // (2) libomptarget: entries and images, through LLVM's offloading wrapper. Its constructor
-  // comes after ours in llvm.global_ctors (same priority: array order), so the runtime has seen
-  // the program (and prepared the CUDA contexts) before libomptarget registers the images.
-  const bool HasGpuImage = llvm::any_of(File.Images, [](const DeviceImage &I) { return I.Arch != "host"; });
-  if (HasGpuImage) {
-    for (size_t I = 0; I < HostKernels.size(); ++I)
-      offloading::emitOffloadingEntry(*M, object::OFK_OpenMP, HostKernels[I],
-                                      File.Kernels.Kernels[I].Entry, /*Size=*/0, /*Flags=*/0,
-                                      /*Data=*/0);
-    std::vector<ArrayRef<char>> Images;
-    for (const DeviceImage &I : File.Images)
-      if (I.Arch != "host")  // libomptarget runs GPU images only; the CPU device is ours
-        Images.emplace_back(I.Bytes.data(), I.Bytes.size());
-    if (Error E = offloading::wrapOpenMPBinaries(*M, Images, offloading::getOffloadEntryArray(*M),
-                                                 /*Suffix=*/"", /*Relocatable=*/false))
-      return E;
-  }
-  // The wrapper's image globals, in the order given (".omp_offloading.device_image", ".1", ...).
+  // The images themselves: read-only data the runtime hands to the GPU's library, which loads
+  // each once per device (runtime/device.hpp). Aligned as ELF files want to be read.
   std::vector<Constant *> ImageRecords;
-  for (GlobalVariable &G : M->globals())
-    if (G.getName().starts_with(".omp_offloading.device_image") &&
-        !G.getName().starts_with(".omp_offloading.device_images") &&
-        ImageRecords.size() < GpuImages.size()) {
-      const DeviceImage &I = *GpuImages[ImageRecords.size()];
-      ImageRecords.push_back(ConstantStruct::get(
-          ImageRecord, {cString(*M, I.Arch, ".offload_cxx.image_arch"), &G,
-                        ConstantInt::get(Type::getInt64Ty(Ctx), I.Bytes.size())}));
-    }
-  if (ImageRecords.size() != GpuImages.size())
-    return createStringError(inconvertibleErrorCode(),
-                             "the offloading wrapper emitted %zu device images, expected %zu",
-                             ImageRecords.size(), GpuImages.size());
+  for (const DeviceImage *I : GpuImages) {
+    auto *Bytes = new GlobalVariable(
+        *M, ArrayType::get(Type::getInt8Ty(Ctx), I->Bytes.size()), /*isConstant=*/true,
+        GlobalValue::InternalLinkage,
+        ConstantDataArray::getRaw(StringRef(I->Bytes.data(), I->Bytes.size()), I->Bytes.size(),
+                                  Type::getInt8Ty(Ctx)),
+        ".offload_cxx.image." + I->Arch);
+    Bytes->setAlignment(Align(4096));
+    ImageRecords.push_back(ConstantStruct::get(
+        ImageRecord, {cString(*M, I->Arch, ".offload_cxx.image_arch"), Bytes,
+                      ConstantInt::get(Type::getInt64Ty(Ctx), I->Bytes.size())}));
+  }
   ImagesVar->setInitializer(ConstantArray::get(ImagesTy, ImageRecords));
 
 
@@ -270,16 +251,13 @@ Expected<std::vector<std::string>> writeProgramObjects(const DeviceImageFile &Fi
   return Objects;
 }
 
-std::vector<std::string> runtimeLinkArgs(const std::string &RuntimeLibDir,
-                                         const std::string &LLVMLibDir) {
-  return {"-L" + RuntimeLibDir,          "-loffload-cxx-rt",         "-L" + LLVMLibDir,
-          "-lomptarget",                 "-Wl,-rpath," + RuntimeLibDir, "-Wl,-rpath," + LLVMLibDir,
-          "-pthread"};
+std::vector<std::string> runtimeLinkArgs(const std::string &RuntimeLibDir) {
+  return {"-L" + RuntimeLibDir, "-loffload-cxx-rt", "-Wl,-rpath," + RuntimeLibDir, "-pthread"};
 }
 
 std::optional<std::string> fasterLinkerFlag(ArrayRef<std::string> UserLinkArgs) {
-  // GNU ld reads the symbol tables of every library the runtime depends on (libomptarget pulls
-  // in libLLVM, ~100 MB): 0.67 s of BabelStream's link, 0.09 s with gold (bench/NOTES.md). A
+  // GNU ld reads the symbol tables of every library the runtime depends on (liboffload pulls in
+  // libLLVM, ~100 MB): 0.67 s of BabelStream's link, 0.09 s with gold (bench/NOTES.md). A
   // linker the user names (-fuse-ld=...) is theirs to choose.
   for (const std::string &A : UserLinkArgs)
     if (StringRef(A).starts_with("-fuse-ld=") || StringRef(A).starts_with("--ld-path="))
@@ -313,7 +291,7 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
   Link.insert(Link.end(), Objects.begin(), Objects.end());
   Link.insert(Link.end(), Added.begin(), Added.end());
   Link.insert(Link.end(), {"-o", OutPath.str()});
-  for (std::string &A : runtimeLinkArgs(O.RuntimeLibDir, O.LLVMLibDir))
+  for (std::string &A : runtimeLinkArgs(O.RuntimeLibDir))
     Link.push_back(std::move(A));
   if (std::optional<std::string> Linker = fasterLinkerFlag(O.LinkArgs))
     Link.push_back(*Linker);

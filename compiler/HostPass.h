@@ -2,11 +2,10 @@
 // compiler (g++ by default), builds the registration object for device.bin, and links the
 // program with the runtime.
 //
-// The registration object holds (1) libomptarget's offload entries (host kernel address ->
-// device entry name) and images, with the constructor that calls __tgt_register_lib — both
-// emitted by LLVM's own offloading wrapper (llvm::offloading) — and (2) offload-cxx's program
-// record (kernel names, declaration places, architectures) with a constructor that passes it to
-// __offload_cxx_register_program (include/offload/detail/runtime_api.hpp).
+// The registration object holds offload-cxx's program record — each kernel's host address,
+// device entry, name, declaration place and parameter names, the architectures, and the GPU
+// images themselves — with a constructor that passes it to __offload_cxx_register_program
+// (include/offload/detail/runtime_api.hpp). The runtime loads each image once per device.
 #pragma once
 
 #include "DeviceImageFile.h"
@@ -31,7 +30,7 @@ struct HostPassOptions {
   std::vector<std::string> LinkArgs;     ///< -L, -l, -Wl, extra objects
   std::string OffloadIncludeDir;
   std::string RuntimeLibDir;   ///< where liboffload-cxx-rt.so lives
-  std::string LLVMLibDir;      ///< where libomptarget.so lives
+  std::string LLVMLibDir;      ///< where LLVM's libraries live
   std::string TempDir, TempStem;
   CommandOptions Commands;
 };
@@ -58,9 +57,8 @@ llvm::Expected<std::vector<std::string>> hostCompileCommand(const std::string &S
 llvm::Expected<std::vector<std::string>> writeProgramObjects(const DeviceImageFile &File,
                                                              const std::string &Prefix);
 
-/// The link flags of the runtime: liboffload-cxx-rt and libomptarget, with their rpaths.
-std::vector<std::string> runtimeLinkArgs(const std::string &RuntimeLibDir,
-                                         const std::string &LLVMLibDir);
+/// The link flags of the runtime: liboffload-cxx-rt, with its rpath.
+std::vector<std::string> runtimeLinkArgs(const std::string &RuntimeLibDir);
 
 /// "-fuse-ld=gold" for the program's link when the user chose no linker and gold is installed
 /// (GNU ld spends most of a small program's link reading libLLVM's symbols); else nothing.

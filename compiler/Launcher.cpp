@@ -197,7 +197,7 @@ int runLinkLauncher(const Layout &L) {
     return failWith(Added.takeError());
   std::vector<std::string> Link = *Argv;
   Link.insert(Link.end(), Added->begin(), Added->end());
-  for (std::string &A : runtimeLinkArgs(L.RuntimeLibDir, L.LLVMLibDir))
+  for (std::string &A : runtimeLinkArgs(L.RuntimeLibDir))
     Link.push_back(std::move(A));
   Timer T{"link", S.Commands};
   if (Error E = runCommand(Link, S.Commands))

@@ -6,7 +6,8 @@
 
 #include "cpu_fault.hpp"
 #include "cpu_fibers.hpp"
-#include "devices.hpp"
+#include "errors.hpp"
+#include "settings.hpp"
 #include "registry.hpp"
 
 #include <offload/launch.hpp>
@@ -33,17 +34,6 @@ thread_local constinit cpu_item current_cpu_item;
 
 namespace offload::rt {
 namespace {
-
-unsigned threads_from_environment() {
-  if (const char *env = std::getenv("OFFLOAD_CPU_THREADS")) {
-    char *end = nullptr;
-    long n = std::strtol(env, &end, 10);
-    if (end != env && *end == '\0' && n > 0 && n <= 4096)
-      return static_cast<unsigned>(n);
-  }
-  unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : n;
-}
 
 class worker_pool {
   const pid_t owner_ = getpid();  ///< the process whose threads these are
@@ -173,7 +163,7 @@ worker_pool &the_pool() {
 } // namespace
 
 unsigned cpu_device_threads() {
-  static const unsigned n = threads_from_environment();
+  static const unsigned n = current_settings().cpu_threads;
   return n;
 }
 

@@ -1,6 +1,6 @@
 // runtime/cpu_device.hpp — the CPU device: runs the host-compiled kernel once per work-item of
 // the grid, workgroups in parallel on a pool of host threads, the work-items of one workgroup in
-// order on one thread. Mapped objects are copied, as on a GPU (cpu_mapping.hpp).
+// order on one thread. Mapped objects are copied, as on a GPU (present_table.hpp).
 #pragma once
 
 #include <offload/detail/runtime_api.hpp>
@@ -17,7 +17,7 @@ unsigned cpu_device_threads();
 const std::string &cpu_device_name();
 
 /// Runs the whole grid of `request` and returns when every work-item has finished. The kernel
-/// gets `slots` (cpu_mapping.hpp: the launch's slots, mapped objects at the CPU device's copies).
+/// gets `slots` (present_table.hpp: the launch's slots, mapped objects at the CPU device's copies).
 /// An exception thrown by a work-item is rethrown here (the first one; no further workgroups
 /// start); a fault (a signal the kernel raised) is thrown as cpu_fault_error.
 /// A kernel that may call offload::barrier() runs each workgroup's work-items as fibers

@@ -7,7 +7,7 @@
 //
 // The kernel's frames are abandoned, not unwound (a fault can happen anywhere, in no state to
 // run destructors); what they held is leaked. The host's data is as it was: the kernel worked on
-// the CPU device's copies (cpu_mapping.hpp), and nothing is copied back after a fault.
+// the CPU device's copies (present_table.hpp), and nothing is copied back after a fault.
 #pragma once
 
 #include <cstddef>

@@ -3,7 +3,8 @@
 
 #include "cpu_fault.hpp"
 #include "cpu_device.hpp"
-#include "devices.hpp"
+#include "errors.hpp"
+#include "settings.hpp"
 #include "registry.hpp"
 
 #include <offload/launch.hpp>
@@ -239,13 +240,7 @@ bool alone_or_refused(const char *what) {
 } // namespace
 
 std::size_t fiber_stack_bytes() {
-  static const std::size_t bytes = [] {
-    // Out-of-range values are refused at the first launch (devices.cpp, environment_problem).
-    if (const char *env = std::getenv("OFFLOAD_CPU_STACK"))
-      if (long long v = std::atoll(env); v >= 16384 && v <= (1ll << 30))
-        return static_cast<std::size_t>(v);
-    return std::size_t(128 * 1024);
-  }();
+  static const std::size_t bytes = current_settings().cpu_stack;
   return bytes;
 }
 

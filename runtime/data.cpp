@@ -1,24 +1,17 @@
-// runtime/data.cpp — device memory, copies and data regions (offload/detail/data_api.hpp).
-// On a GPU they go through libomptarget (omp_target_alloc/memcpy, the data mapper calls, whose
-// OFFLOAD_INFO lines show each map entry and copy); on the CPU device host memory is device
-// memory, so allocation is aligned host memory and regions copy nothing.
-#include "cpu_device.hpp"
-#include "cpu_mapping.hpp"
-#include "devices.hpp"
-#include "fault_report.hpp"
-#include "gpu_device.hpp"
-#include "info.hpp"
-#include "omptarget_abi.hpp"
+// runtime/data.cpp — device memory, copies and data regions (offload/detail/data_api.hpp), for
+// every device through the device interface (device.hpp) and its present table.
+#include "device_table.hpp"
+#include "present_table.hpp"
+#include "settings.hpp"
 
 #include <offload/detail/data_api.hpp>
 #include <offload/launch.hpp>
 
-#include <cstdlib>
+#include <cstdio>
 #include <cstring>
-#include <new>
+#include <vector>
 
 namespace offload::detail {
-namespace omp = rt::omptarget;
 
 namespace {
 std::string at(source_loc where) { return rt::short_location(where); }
@@ -38,13 +31,24 @@ std::string bytes_text(std::uint64_t bytes) {
     std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
   return text;
 }
+
+/// Runs `copy`, turning a device's failure into the copy's error.
+template <class Copy> void copying(const char *direction, std::uint64_t bytes, source_loc where,
+                                   Copy &&copy) {
+  try {
+    copy();
+  } catch (const rt::device_failure &f) {
+    rt::fail("copy at " + at(where),
+             "copying " + bytes_text(bytes) + " " + direction + " failed: " + f.reason);
+  }
+}
 } // namespace
 
 device_handle resolve_device(int requested, const char *what, source_loc where) {
-  rt::device_choice c = rt::choose_device(requested, /*has_image=*/true, [&] {
+  rt::device &d = rt::choose_device(requested, /*has_image=*/true, [&] {
     return std::string(what) + " at " + at(where);
   });
-  return {c.gpu};
+  return {d.number()};
 }
 
 void copy_does_not_fit(std::size_t n, std::size_t capacity, source_loc where) {
@@ -59,26 +63,6 @@ void copy_range_does_not_fit(std::size_t n, std::size_t offset, std::size_t capa
                                        std::to_string(offset));
 }
 
-void copy_between_devices(device_handle dst_device, void *dst, device_handle src_device,
-                          const void *src, std::uint64_t bytes, source_loc where) {
-  if (bytes == 0)
-    return;
-  if (dst_device.gpu < 0 && src_device.gpu < 0) {
-    std::memmove(dst, src, bytes);
-    return;
-  }
-  const int host = omp_get_initial_device();
-  const int to = dst_device.gpu >= 0 ? rt::omp_device_number(dst_device.gpu) : host;
-  const int from = src_device.gpu >= 0 ? rt::omp_device_number(src_device.gpu) : host;
-  auto name = [](device_handle d) {
-    return d.gpu >= 0 ? rt::gpu_device_name(d.gpu) : rt::cpu_device_name();
-  };
-  if (omp_target_memcpy(dst, src, bytes, 0, 0, to, from))
-    rt::fail(std::string("copy at ") + at(where), "copying " + bytes_text(bytes) + " from " +
-                                                      name(src_device) + " to " +
-                                                      name(dst_device) + " failed");
-}
-
 void buffer_size_overflows(std::size_t count, std::size_t element_bytes, source_loc where) {
   rt::fail("buffer at " + at(where), std::to_string(count) + " elements of " +
                                          std::to_string(element_bytes) +
@@ -88,117 +72,75 @@ void buffer_size_overflows(std::size_t count, std::size_t element_bytes, source_
 void *device_allocate(device_handle device, std::uint64_t bytes, source_loc where) {
   if (bytes == 0)
     return nullptr;
-  if (bytes > UINT64_MAX - 63)  // the rounding below would wrap to 0
-    rt::fail("buffer at " + at(where), "cannot allocate " + bytes_text(bytes) + " on " +
-                                           (device.gpu >= 0 ? rt::gpu_device_name(device.gpu)
-                                                            : rt::cpu_device_name()));
-  void *p = nullptr;
-  if (device.gpu >= 0) {
-    p = omp_target_alloc(bytes, rt::omp_device_number(device.gpu));
-  } else {
-    std::uint64_t rounded = (bytes + 63) / 64 * 64;
-    p = std::aligned_alloc(64, rounded);
-  }
+  rt::device &d = rt::device_of(device.gpu);
+  void *p = bytes <= UINT64_MAX - 4096 ? d.allocate(bytes) : nullptr;
   if (!p)
-    rt::fail("buffer at " + at(where),
-             "cannot allocate " + bytes_text(bytes) + " on " +
-                 (device.gpu >= 0 ? rt::gpu_device_name(device.gpu) : rt::cpu_device_name()));
+    rt::fail("buffer at " + at(where), "cannot allocate " + bytes_text(bytes) + " on " + d.name());
   if (rt::info_flags())
     rt::info_line("allocated %s at %p on %s for the buffer at %s", bytes_text(bytes).c_str(), p,
-                  device.gpu >= 0 ? rt::gpu_device_name(device.gpu).c_str() : "the CPU device",
-                  at(where).c_str());
+                  d.name().c_str(), at(where).c_str());
   return p;
 }
 
 void device_release(device_handle device, void *ptr) noexcept {
-  if (!ptr)
-    return;
-  if (device.gpu >= 0)
-    omp_target_free(ptr, rt::omp_device_number(device.gpu));
-  else
-    std::free(ptr);
-}
-
-static void copy(device_handle device, void *dst, const void *src, std::uint64_t bytes,
-                 bool to_device, source_loc where) {
-  if (bytes == 0)
-    return;
-  if (device.gpu < 0) {
-    std::memmove(dst, src, bytes);
-    return;
-  }
-  const int gpu = rt::omp_device_number(device.gpu), host = omp_get_initial_device();
-  if (omp_target_memcpy(dst, src, bytes, 0, 0, to_device ? gpu : host, to_device ? host : gpu))
-    rt::fail(std::string("copy at ") + at(where),
-             "copying " + bytes_text(bytes) + (to_device ? " to " : " from ") +
-                 rt::gpu_device_name(device.gpu) + " failed");
+  if (ptr)
+    rt::device_of(device.gpu).release(ptr);
 }
 
 void copy_to_device(device_handle device, void *device_dst, const void *host_src,
                     std::uint64_t bytes, source_loc where) {
-  copy(device, device_dst, host_src, bytes, true, where);
+  if (bytes == 0)
+    return;
+  rt::device &d = rt::device_of(device.gpu);
+  copying(("to " + d.name()).c_str(), bytes, where, [&] { d.copy_in(device_dst, host_src, bytes); });
 }
 
 void copy_to_host(device_handle device, void *host_dst, const void *device_src,
                   std::uint64_t bytes, source_loc where) {
-  copy(device, host_dst, device_src, bytes, false, where);
+  if (bytes == 0)
+    return;
+  rt::device &d = rt::device_of(device.gpu);
+  copying(("from " + d.name()).c_str(), bytes, where,
+          [&] { d.copy_out(host_dst, device_src, bytes); });
+}
+
+void copy_between_devices(device_handle dst_device, void *dst, device_handle src_device,
+                          const void *src, std::uint64_t bytes, source_loc where) {
+  if (bytes == 0)
+    return;
+  rt::device &to = rt::device_of(dst_device.gpu), &from = rt::device_of(src_device.gpu);
+  const std::string direction = "from " + from.name() + " to " + to.name();
+  copying(direction.c_str(), bytes, where, [&] {
+    if (&to == &from)
+      to.copy_within(dst, src, bytes);
+    else if (to.is_cpu())
+      from.copy_out(dst, src, bytes);
+    else if (from.is_cpu())
+      to.copy_in(dst, src, bytes);
+    else {  // two GPUs: through the host
+      std::vector<char> staging(bytes);
+      from.copy_out(staging.data(), src, bytes);
+      to.copy_in(dst, staging.data(), bytes);
+    }
+  });
 }
 
 void region_data(device_handle device, data_op op, const arg_desc *maps, std::uint32_t n,
                  source_loc where) {
-  if (device.gpu < 0) {
-    rt::cpu_region_data(op, maps, n, "data region at " + at(where));
-    return;
+  rt::device &d = rt::device_of(device.gpu);
+  const rt::map_site site{[where] { return "data region at " + at(where); }, where, nullptr};
+  switch (op) {
+  case data_op::begin:
+    d.present().map(maps, n, nullptr, site);
+    break;
+  case data_op::end:
+    d.present().unmap(maps, n, /*copy_back=*/true, site);
+    break;
+  case data_op::update_to:
+  case data_op::update_from:
+    d.present().update(maps, n, op == data_op::update_to, site);
+    break;
   }
-  rt::map_data(device, op, maps, n, where, nullptr);
 }
 
 } // namespace offload::detail
-
-namespace offload::rt {
-
-void map_data(detail::device_handle device, detail::data_op op, const detail::arg_desc *maps,
-              std::uint32_t n, detail::source_loc where, const std::vector<std::string> *names) {
-  using namespace offload::detail;
-  if (device.gpu < 0 || n == 0)
-    return;  // the CPU device works on host memory
-  bool maps_something = false;  // values and device pointers only: nothing to map (a hot path)
-  for (std::uint32_t i = 0; i < n && !maps_something; ++i)
-    maps_something = maps[i].how != transfer::literal && maps[i].host_ptr && maps[i].bytes;
-  if (!maps_something)
-    return;
-  rt::pass_info_flags_to_libomptarget();
-  auto bits = [op](transfer how) -> std::int64_t {
-    const bool in = how == transfer::to || how == transfer::tofrom;
-    const bool out = how == transfer::from || how == transfer::tofrom;
-    switch (op) {
-    case data_op::begin:
-      return in ? std::int64_t{omp::map_to} : 0;
-    case data_op::end:
-      return out ? std::int64_t{omp::map_from} : 0;
-    case data_op::update_to:
-      return omp::map_to;
-    case data_op::update_from:
-      return omp::map_from;
-    }
-    return 0;
-  };
-  static const std::vector<std::string> unnamed;
-  rt::packed_args packed =
-      rt::pack_args(maps, n, names ? *names : unnamed, where, bits, /*keep_literals=*/false);
-  if (packed.pointers.empty())
-    return;
-  rt::omp_location loc(where, "data region");
-  const auto count = static_cast<std::int32_t>(packed.pointers.size());
-  const std::int64_t id = rt::omp_device_number(device.gpu);
-  auto *call = op == data_op::begin ? &__tgt_target_data_begin_mapper
-               : op == data_op::end ? &__tgt_target_data_end_mapper
-                                    : &__tgt_target_data_update_mapper;
-  static const std::string region = "";
-  rt::fault_scope scope(op == data_op::begin ? "data region opened" : op == data_op::end ? "data region closed" : "data region updated",
-                        region, "", where.file, where.line, rt::gpu_device_name(device.gpu));
-  call(loc.ident(), id, count, packed.pointers.data(), packed.pointers.data(), packed.sizes.data(),
-       packed.types.data(), packed.name_ptrs.data(), nullptr);
-}
-
-} // namespace offload::rt

@@ -1,14 +1,13 @@
 // runtime/device_info.cpp — offload::gpu_count, describe_device, list_devices
 // (offload/device_info.hpp). GPU properties come from LLVM's offload API (liboffload:
-// olIterateDevices, olGetDeviceInfo), the vendor-neutral query libomptarget lacks; it is
-// initialised on the first query only, so programs that never ask pay nothing. A GPU is matched
-// to offload-cxx's GPU number through the plugin's device UID, which libomptarget reports too.
+// olIterateDevices, olGetDeviceInfo), the vendor-neutral query; it is initialised on the first
+// query only, so programs that never ask pay nothing. A GPU is matched to offload-cxx's GPU
+// number through its UID (the device table's, device_table.hpp).
 #include "cpu_device.hpp"
-#include "devices.hpp"
-#include "gpu_device.hpp"
-#include "gpu_stream.hpp"
-#include "info.hpp"
-#include "vendor/cuda_context.hpp"
+#include "device_table.hpp"
+#include "settings.hpp"
+#include "vendor/cuda_driver.hpp"
+
 
 #include <offload/device_info.hpp>
 
@@ -54,8 +53,6 @@ std::string vendor_name(ol_platform_backend_t backend, const std::string &report
 /// launch on it, and liboffload's handle of each.
 struct gpu_listing {
   std::vector<device_info> gpus;
-  std::vector<ol_device_handle_t> handles;  // handles[i] is gpus[i]'s
-  std::vector<int> cuda_ordinals;           // gpus[i]'s CUDA device ordinal, or -1
 };
 
 gpu_listing query_gpus() {
@@ -76,8 +73,8 @@ gpu_listing query_gpus() {
       &handles);
   std::vector<std::string> usable_uids;
   for (int g = 0, n = rt::usable_gpu_count(); g < n; ++g)
-    usable_uids.push_back(rt::gpu_uid(g));
-  int cuda_ordinal = 0;
+    usable_uids.push_back(rt::uid_key(rt::gpu_uid(g)));
+  const rt::vendor::cuda_driver *cuda = rt::vendor::cuda_driver::get();
   for (ol_device_handle_t h : handles) {
     auto platform = info_value<ol_platform_handle_t>(h, OL_DEVICE_INFO_PLATFORM);
     ol_platform_backend_t backend = OL_PLATFORM_BACKEND_UNKNOWN;
@@ -91,27 +88,24 @@ gpu_listing query_gpus() {
     d.arch = info_string(h, OL_DEVICE_INFO_NAME);
     if (d.name.empty())
       d.name = d.arch;
-    int ordinal = -1;
-    if (backend == OL_PLATFORM_BACKEND_CUDA) {  // liboffload's "name" is the product's
-      ordinal = cuda_ordinal++;  // the CUDA plugin lists the driver's devices in ordinal order
-      if (std::string arch = rt::vendor::cuda_device_arch(ordinal); !arch.empty())
-        d.arch = arch;
-    }
+    const std::string uid = rt::uid_key(info_string(h, OL_DEVICE_INFO_UID));
+    int count = 0;
+    if (backend == OL_PLATFORM_BACKEND_CUDA && cuda && cuda->device_get_count(&count) == 0)
+      for (int ordinal = 0; ordinal < count; ++ordinal)  // liboffload's "name" is the product's
+        if (uid == rt::uid_key("CUDA-" + cuda->uuid(ordinal)))
+          d.arch = cuda->arch(ordinal);
     d.vendor = vendor_name(backend, info_string(h, OL_DEVICE_INFO_VENDOR));
     d.memory_bytes = info_value<std::uint64_t>(h, OL_DEVICE_INFO_GLOBAL_MEM_SIZE);
     d.compute_units = info_value<std::uint32_t>(h, OL_DEVICE_INFO_NUM_COMPUTE_UNITS);
     d.max_workgroup_threads = info_value<std::uint32_t>(h, OL_DEVICE_INFO_MAX_WORK_GROUP_SIZE);
-    const std::string uid = info_string(h, OL_DEVICE_INFO_UID);
     for (std::size_t g = 0; g < usable_uids.size(); ++g)
       if (!uid.empty() && uid == usable_uids[g]) {
         d.device = static_cast<int>(g);
         d.usable = true;
       }
     gpus.push_back(std::move(d));
-    listing.handles.push_back(h);
-    listing.cuda_ordinals.push_back(ordinal);
   }
-  // A plugin whose UIDs liboffload and libomptarget spell differently: number in order.
+  // UIDs that do not match (a library that spells them otherwise): number in order.
   bool matched = false;
   for (const device_info &d : gpus)
     matched |= d.usable;
@@ -157,29 +151,6 @@ device_info cpu_info() {
 } // namespace
 
 int gpu_count() { return rt::usable_gpu_count(); }
-
-namespace {
-/// Where offload-cxx's GPU `gpu` is in the listing, or -1.
-int listing_index(int gpu) {
-  const std::vector<device_info> &all = listing().gpus;
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (all[i].usable && all[i].device == gpu)
-      return static_cast<int>(i);
-  return -1;
-}
-} // namespace
-
-namespace rt {
-ol_device_handle_t ol_device_of_gpu(int gpu) {
-  const int i = listing_index(gpu);
-  return i < 0 ? nullptr : listing().handles[i];
-}
-
-int cuda_ordinal_of_gpu(int gpu) {
-  const int i = listing_index(gpu);
-  return i < 0 ? -1 : listing().cuda_ordinals[i];
-}
-} // namespace rt
 
 device_info describe_device(int device) {
   if (device == cpu_device)

@@ -1,22 +1,16 @@
 // runtime/queue.cpp — queues: in-order streams on which launches and host steps (copies, region
-// ends) are enqueued and return at once; one worker thread per queue runs them in order.
+// ends) are enqueued and return at once; one worker thread per queue runs them in order, each
+// launch through the launch sequence (launch_sequence.hpp) on the queue's own stream.
 //
-// On a GPU a queued launch maps its arguments with a data-begin (copies in) and leaves them
-// mapped; the kernel then finds them on the device, and only the queue's wait() ends the
-// mappings, copying data back. So nothing is copied back before the queue is synchronised, and
-// chained launches on one queue copy nothing between them. After a failure the queue skips what
-// follows; wait() throws the first error, which names the kernel and its launch's file:line.
-//
-// The kernel itself is enqueued on the queue's GPU stream (gpu_stream.hpp) and not waited for;
-// the worker waits for the stream before anything that must see the kernels' results (a host
-// step, an event, wait()). Where no stream can launch the kernel, the launch goes through
-// libomptarget, which waits for it.
-#include "cpu_device.hpp"
-#include "devices.hpp"
-#include "gpu_device.hpp"
-#include "gpu_stream.hpp"
-#include "info.hpp"
-#include "registry.hpp"
+// A queued launch maps its arguments and leaves them mapped; only the queue's wait() releases
+// the mappings, copying data back. So nothing is copied back before the queue is synchronised,
+// and chained launches on one queue copy nothing between them. The worker waits for the stream
+// before anything that must see the kernels' results (a host step, an event, wait()). After a
+// failure the queue skips what follows and wait() copies nothing back; it throws the first
+// error, which names the kernel and its launch's file:line.
+#include "device_table.hpp"
+#include "launch_sequence.hpp"
+#include "settings.hpp"
 
 #include <offload/detail/data_api.hpp>
 #include <offload/launch.hpp>
@@ -58,7 +52,8 @@ using queue_op =
 } // namespace
 
 struct queue_state {
-  explicit queue_state(device_handle device) : device(device), worker([this] { work(); }) {}
+  explicit queue_state(device_handle handle)
+      : device(rt::device_of(handle.gpu)), worker([this] { work(); }) {}
   ~queue_state() {
     {
       std::lock_guard guard(lock);
@@ -77,17 +72,21 @@ struct queue_state {
   }
 
   void work() {
-    // A queue on a GPU opens its stream and loads the program's kernels for it at once, on this
-    // thread, before anything is enqueued runs: the first launch no longer loads the modules
-    // (about 2 ms on the H200) inside the program's first timed region (bench/NOTES.md, corpus).
-    if (device.gpu >= 0)
-      try {
+    try {
+      stream = device.open_stream();
+      // A queue on a GPU loads the program's kernels for its device at once, on this thread,
+      // before anything enqueued runs: the first launch no longer loads the modules (about 2 ms
+      // on the H200) inside the program's first timed region (bench/NOTES.md, corpus).
+      if (!device.is_cpu())
         for (const rt::kernel_info *kernel : rt::registered_kernels())
-          if (kernel->images && !kernel->images->empty())
-            stream_can_launch(*kernel);
+          stream->can_launch(kernel);
+    } catch (const rt::device_failure &f) {
+      try {
+        rt::fail("a queue on " + device.name(), f.reason);
       } catch (...) {
-        // Loading is tried again, and reported, by the launch that needs it.
+        record_error();
       }
+    }
     std::deque<queue_op> batch;
     for (;;) {
       {
@@ -116,32 +115,23 @@ struct queue_state {
   }
 
   void run(std::unique_ptr<launch_job> &job) {
-    if (failed())
+    if (failed() || !stream)
       return;
     try {
       launch_request request = job->request();
-      request.device = device.gpu >= 0 ? device.gpu : cpu_device;
-      const rt::kernel_info *known = registered(request.kernel);
-      const rt::kernel_info *kernel = device.gpu >= 0 ? known : nullptr;  // for the stream path
-      rt::shape_range(request, device.gpu, known);
-      request.is_range = false;  // shaped: launch() below keeps this shape
-      if (kernel && stream_can_launch(*kernel)) {
-        rt::check_launch_shape(request, kernel);
-        if (rt::info_flags())
-          rt::report_launch(request, kernel, rt::gpu_device_name(device.gpu) + " (queued)");
-        rt::map_data(device, data_op::begin, request.args, request.num_args, request.where,
-                     &kernel->param_names);
-        mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
-        rt::gpu_stream::device_slots(request, rt::omp_device_number(device.gpu), slots);
-        stream->launch(*kernel, request, slots.data(), request.num_args);
-        return;
-      }
-      sync_stream();
-      // On every device, the CPU's included: a region holds the launch's objects until wait(),
-      // so nothing is copied back before it (the CPU device's present table, cpu_mapping.hpp).
-      region_data(device, data_op::begin, request.args, request.num_args, request.where);
-      mapped.push_back(std::move(job));  // stays mapped (and alive) until wait()
-      launch(request);
+      request.device = device.is_cpu() ? cpu_device : device.number();
+      const rt::kernel_info *kernel = registered(request.kernel);
+      if (!device.is_cpu() && !stream->can_launch(kernel))
+        rt::fail(rt::launch_site_text(request, kernel),
+                 "the kernel is not in this program's device image for " + device.name() +
+                     " (was the file built with offload-cxx, for its architecture?)");
+      rt::shape_range(request, device, *stream, kernel);
+      rt::check_launch_shape(request, kernel);
+      if (rt::info_flags())
+        rt::report_launch(request, kernel, device, " (queued)");
+      rt::enqueue_launch(device, *stream, kernel, request);
+      in_flight.push_back({request.kernel, kernel, request.where});
+      mapped.push_back({std::move(job), kernel});  // stays mapped (and alive) until wait()
     } catch (...) {
       record_error();
     }
@@ -155,26 +145,36 @@ struct queue_state {
     return last_kernel.second;
   }
 
-  /// Opens the GPU stream on first use; whether it can launch `kernel`.
-  bool stream_can_launch(const rt::kernel_info &kernel) {
-    if (!stream_opened) {
-      stream = rt::gpu_stream::open(device.gpu);
-      stream_opened = true;
-    }
-    return stream && stream->can_launch(kernel);
-  }
-
-  /// Waits for the kernels enqueued on the GPU stream (throws when the GPU reports a failure).
-  void sync_stream() {
-    if (stream && stream->pending())
+  /// Waits for the launches enqueued on the stream; on failure records the error naming them.
+  bool sync_stream() {
+    if (in_flight.empty() || !stream)
+      return true;
+    try {
       stream->sync();
+      in_flight.clear();
+      return true;
+    } catch (const rt::device_failure &f) {
+      try {
+        std::vector<std::string> sites;
+        for (const launched &l : in_flight) {
+          launch_request r{};
+          r.kernel = l.address;
+          r.where = l.where;
+          sites.push_back(rt::launch_site_text(r, l.kernel));
+        }
+        rt::fail_in_flight(device, sites, f.reason);
+      } catch (...) {
+        record_error();
+      }
+      in_flight.clear();
+      return false;
+    }
   }
 
   void run(std::unique_ptr<queue_step> &step) {
-    if (failed())
+    if (!sync_stream() || failed())
       return;
     try {
-      sync_stream();
       step->run();
     } catch (...) {
       record_error();
@@ -182,60 +182,45 @@ struct queue_state {
   }
 
   void run(std::shared_ptr<event_state> &event) {
-    try {
-      sync_stream();
-    } catch (...) {
-      record_error();
-    }
+    sync_stream();
     event->complete();
   }
 
   void run(sync_marker &marker) {
-    try {
-      sync_stream();
-    } catch (...) {
-      // The GPU failed: its copies of the mapped data are not to be trusted, so nothing is
-      // copied back and the host objects keep what they held before the launches.
-      record_error();
-      mapped.clear();
-      marker.event->complete();
-      return;
-    }
-    // End the mappings of every launch since the last wait, newest first: the last release of
-    // an object copies it back. On the CPU device, after a failed launch nothing is copied back
-    // (as after a GPU fault), but the regions end: the device stays usable.
-    const bool discard = device.gpu < 0 && failed();
-    for (auto it = mapped.rbegin(); it != mapped.rend(); ++it) {
-      const launch_request &r = (*it)->request();
+    sync_stream();
+    // End the mappings of every launch since the last wait, newest first: the last release of an
+    // object copies it back. After a failure nothing is copied back (the host objects keep what
+    // they held before the launches), but the mappings end: a CPU device stays usable.
+    const bool copy_back = !failed();
+    for (auto it = mapped.rbegin(); it != mapped.rend(); ++it)
       try {
-        if (device.gpu < 0) {
-          if (discard)
-            region_data(device, data_op::end, rt::without_copies(r).data(), r.num_args, r.where);
-          else
-            region_data(device, data_op::end, r.args, r.num_args, r.where);
-          continue;
-        }
-        const rt::kernel_info *kernel = registered(r.kernel);
-        rt::map_data(device, data_op::end, r.args, r.num_args, r.where,
-                     kernel ? &kernel->param_names : nullptr);
+        rt::unmap_launch(device, it->kernel, it->job->request(), copy_back);
       } catch (...) {
         record_error();
       }
-    }
     mapped.clear();
     marker.event->complete();
   }
 
-  const device_handle device;
+  struct launched {  // made into text only when the stream fails
+    const void *address;
+    const rt::kernel_info *kernel;
+    source_loc where;
+  };
+  struct mapped_launch {
+    std::unique_ptr<launch_job> job;
+    const rt::kernel_info *kernel;
+  };
+
+  rt::device &device;
   std::mutex lock;
   std::condition_variable wake;
   std::deque<queue_op> ops;
   bool stopping = false;
   std::exception_ptr error;
-  std::vector<std::unique_ptr<launch_job>> mapped;  // worker thread only
-  std::unique_ptr<rt::gpu_stream> stream;            // worker thread only
-  bool stream_opened = false;
-  std::vector<abi::slot_t> slots;
+  std::unique_ptr<rt::stream> stream;   // worker thread only
+  std::vector<mapped_launch> mapped;    // worker thread only
+  std::vector<launched> in_flight;      // worker thread only: launches since the last sync
   std::pair<const void *, const rt::kernel_info *> last_kernel{nullptr, nullptr};
   std::thread worker;  // last: starts once everything above exists
 };
@@ -246,22 +231,17 @@ std::shared_ptr<queue_state> queue_create(device_handle device) {
 
 void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job) {
   if (const launch_request &request = job->request(); request.device != default_device) {
-    const bool same = queue.device.gpu >= 0 ? request.device == queue.device.gpu
-                                            : request.device == cpu_device;
-    if (!same) {
-      const rt::kernel_info *kernel = rt::find_kernel(request.kernel);
-      rt::fail("kernel '" + (kernel ? kernel->name : std::string("?")) + "' launched at " +
-                   rt::short_location(request.where),
+    const bool same = queue.device.is_cpu() ? request.device == cpu_device
+                                            : request.device == queue.device.number();
+    if (!same)
+      rt::fail(rt::launch_site_text(request, rt::find_kernel(request.kernel)),
                ".device = " + std::to_string(request.device) + ", but the queue runs on " +
-                   (queue.device.gpu >= 0 ? rt::gpu_device_name(queue.device.gpu)
-                                          : rt::cpu_device_name()) +
+                   queue.device.name() +
                    ": a queued launch runs on its queue's device (leave .device out, or use a "
                    "queue made for that device)");
-    }
   }
   queue.push(std::move(job));
-  rt::note_last_launch_device(queue.device.gpu >= 0 ? &rt::gpu_device_name(queue.device.gpu)
-                                                    : &rt::cpu_device_name());
+  rt::note_last_launch_device(queue.device);
 }
 
 void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {

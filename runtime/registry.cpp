@@ -1,11 +1,10 @@
 // runtime/registry.cpp — see registry.hpp.
 #include "registry.hpp"
 
-#include "devices.hpp"
-
-#include "vendor/cuda_context.hpp"
+#include "errors.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -50,6 +49,30 @@ bool any_kernel_registered() {
   return !r.kernels.empty();
 }
 
+bool image_runs_on(const std::string &image_arch, const std::string &device_arch) {
+  if (image_arch == device_arch)
+    return true;
+  auto nvidia = [](const std::string &arch, int &version, bool &specific) {
+    if (arch.rfind("sm_", 0) != 0 || arch.size() < 5)
+      return false;
+    std::size_t end = 3;
+    while (end < arch.size() && std::isdigit(static_cast<unsigned char>(arch[end])))
+      ++end;
+    if (end == 3)
+      return false;
+    version = std::stoi(arch.substr(3, end - 3));
+    specific = end != arch.size();
+    return true;
+  };
+  int image = 0, device = 0;
+  bool image_specific = false, device_specific = false;
+  if (nvidia(image_arch, image, image_specific) && nvidia(device_arch, device, device_specific))
+    return image_specific ? image == device
+                          : image / 10 == device / 10 && image % 10 <= device % 10;
+  auto base = [](const std::string &arch) { return arch.substr(0, arch.find(':')); };
+  return image_arch.rfind("gfx", 0) == 0 && base(image_arch) == base(device_arch);
+}
+
 std::vector<std::string> registered_archs() {
   registry &r = the_registry();
   std::lock_guard guard(r.lock);
@@ -59,27 +82,18 @@ std::vector<std::string> registered_archs() {
 } // namespace offload::rt
 
 extern "C" void __offload_cxx_register_program(const offload_cxx_program *program) {
-  // Version 2 lacks the images (its queued launches go through libomptarget); it is read as is.
-  if (program->version != OFFLOAD_CXX_PROGRAM_VERSION && program->version != 2) {
+  if (program->version != OFFLOAD_CXX_PROGRAM_VERSION) {
     std::fprintf(stderr,
-                 "offload-cxx: error: program registration version %u, runtime expects 2 or %u: "
+                 "offload-cxx: error: program registration version %u, runtime expects %u: "
                  "rebuild the program with this offload-cxx\n",
                  program->version, OFFLOAD_CXX_PROGRAM_VERSION);
     std::exit(1);
   }
   offload::rt::install_terminate_handler();
-  // A program with NVIDIA images: choose the CUDA contexts' scheduling before libomptarget's
-  // CUDA plugin starts (this constructor runs before the one that registers the images).
-  for (std::uint32_t i = 0; i < program->num_archs; ++i)
-    if (std::strncmp(program->archs[i], "sm_", 3) == 0) {
-      offload::rt::vendor::prepare_cuda_primary_contexts();
-      break;
-    }
   auto &r = offload::rt::the_registry();
   std::lock_guard guard(r.lock);
   std::vector<offload::rt::gpu_image> &images = r.images.emplace_back();
-  if (program->version >= 3)
-    for (std::uint32_t i = 0; i < program->num_images; ++i)
+  for (std::uint32_t i = 0; i < program->num_images; ++i)
       images.push_back({program->images[i].arch, program->images[i].start,
                         static_cast<std::size_t>(program->images[i].size)});
   for (std::uint32_t i = 0; i < program->num_kernels; ++i) {

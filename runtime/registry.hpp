@@ -41,6 +41,11 @@ std::vector<const kernel_info *> registered_kernels();
 /// Whether offload-cxx built (and registered) any kernel of this process.
 bool any_kernel_registered();
 
+/// Whether an image built for `image_arch` runs on a device of `device_arch`: the same
+/// architecture; an NVIDIA cubin also on a later minor version of its major one (sm_80 on sm_86),
+/// except an arch-specific one (sm_90a); AMD's target features (gfx90a:xnack-) do not count.
+bool image_runs_on(const std::string &image_arch, const std::string &device_arch);
+
 /// Every device architecture that some registered program holds an image for.
 std::vector<std::string> registered_archs();
 

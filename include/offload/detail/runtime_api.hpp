@@ -84,8 +84,8 @@ struct offload_cxx_kernel_record {
 /// The kernel may call offload::barrier() or a warp operation (directly or through callees).
 #define OFFLOAD_CXX_KERNEL_USES_BARRIERS 1u
 
-/// One GPU image of a program (an executable cubin, an AMDGPU code object), as registered with
-/// libomptarget; the runtime loads it again for its stream launches (runtime/gpu_stream.hpp).
+/// One GPU image of a program (an executable cubin, an AMDGPU code object); the runtime loads it
+/// once on each device that can run it (runtime/device.hpp).
 struct offload_cxx_image {
   const char *arch;  ///< "sm_90", "gfx90a"
   const void *start;
@@ -99,11 +99,11 @@ struct offload_cxx_program {
   const offload_cxx_kernel_record *kernels;
   std::uint32_t num_archs;
   const char *const *archs;  ///< e.g. "sm_90", "gfx90a", "host"
-  std::uint32_t num_images;  ///< since version 3
-  const offload_cxx_image *images;  ///< the GPU images libomptarget is given, one per arch
+  std::uint32_t num_images;
+  const offload_cxx_image *images;  ///< the GPU images, one per GPU architecture
 };
 
-#define OFFLOAD_CXX_PROGRAM_VERSION 3u
+#define OFFLOAD_CXX_PROGRAM_VERSION 4u
 
 /// Called from the constructor that the host pass emits into every program.
 void __offload_cxx_register_program(const offload_cxx_program *program);

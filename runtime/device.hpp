@@ -1,0 +1,111 @@
+// runtime/device.hpp — the one interface behind which every device works: the CPU device
+// (cpu_backend.cpp), NVIDIA GPUs through the CUDA driver (vendor/cuda_device.cpp) and every GPU
+// through LLVM's offload API, liboffload (vendor/liboffload_device.cpp). A device owns its
+// memory and its loaded images; a stream is an in-order queue of launches on it. Everything
+// above this line — the launch sequence (launch.cpp), queues (queue.cpp), data calls (data.cpp)
+// and the present table (present_table.hpp) — is written once, for all of them.
+//
+// Failures: every method throws device_failure (errors.hpp) with the vendor's words; the caller
+// adds which launch or data call it was.
+#pragma once
+
+#include "errors.hpp"
+
+#include <offload/detail/runtime_api.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace offload::rt {
+
+struct kernel_info;
+class present_table;
+
+/// An in-order stream of launches on one device. Used by one thread at a time.
+class stream {
+public:
+  virtual ~stream() = default;
+  /// Whether `kernel` runs here: its program's image for this device loads and holds its entry
+  /// (the first call per kernel loads the image, once per device). Always true on the CPU device.
+  virtual bool can_launch(const kernel_info *kernel) = 0;
+  /// The workgroup size with the highest occupancy for `kernel` (can_launch first) with this
+  /// much dynamic shared memory, or 0 when the device cannot say.
+  virtual std::uint32_t occupancy_workgroup_size(const kernel_info &kernel,
+                                                 std::uint32_t dynamic_shared_bytes) {
+    (void)kernel, (void)dynamic_shared_bytes;
+    return 0;
+  }
+  /// Enqueues the launch, its slots holding device values (mapped arguments at their device
+  /// copies). The CPU device runs it here and throws what the kernel did (offload::error).
+  virtual void launch(const kernel_info *kernel, const detail::launch_request &request,
+                      const abi::slot_t *slots) = 0;
+  /// Waits for everything enqueued; throws device_failure when the device reports a failure.
+  virtual void sync() = 0;
+};
+
+/// One device: its memory, its copies, its streams.
+class device {
+public:
+  device(int number, std::string name);
+  virtual ~device();
+  device(const device &) = delete;
+  device &operator=(const device &) = delete;
+
+  /// offload-cxx's GPU number (0, 1, ...), or -1 for the CPU device.
+  int number() const { return number_; }
+  bool is_cpu() const { return number_ < 0; }
+  /// "CUDA device 0", "AMDGPU device 1", "CPU device (16 threads)".
+  const std::string &name() const { return name_; }
+
+  /// Device memory of at least `bytes` (256-byte aligned), or null when there is none to have.
+  /// GPUs keep released blocks for reuse (the driver's free waits for the whole device).
+  virtual void *allocate(std::uint64_t bytes) = 0;
+  virtual void release(void *memory) noexcept = 0;
+  /// Synchronous copies; throw device_failure.
+  virtual void copy_in(void *device_dst, const void *host_src, std::uint64_t bytes) = 0;
+  virtual void copy_out(void *host_dst, const void *device_src, std::uint64_t bytes) = 0;
+  virtual void copy_within(void *device_dst, const void *device_src, std::uint64_t bytes) = 0;
+  /// A new stream (throws device_failure when the device cannot make one).
+  virtual std::unique_ptr<stream> open_stream() = 0;
+  /// Whether an argument mapped `from` is filled from the host too: on the CPU device, elements
+  /// a kernel does not write come back unchanged (a GPU's copy starts undefined).
+  virtual bool from_copies_in() const { return false; }
+
+  /// The host objects this device holds copies of (launch arguments, data regions).
+  present_table &present() { return *present_; }
+
+private:
+  int number_;
+  std::string name_;
+  std::unique_ptr<present_table> present_;
+};
+
+/// Released GPU memory kept for reuse, by size class (powers of two up to 1 MiB, then 2 MiB
+/// steps): mapping a launch's arguments allocates and releases at every launch, and a driver's
+/// free synchronises the whole device. The kept blocks are freed when an allocation fails.
+class memory_pool {
+public:
+  using allocate_fn = void *(*)(void *owner, std::uint64_t bytes);  ///< null when it cannot
+  using free_fn = void (*)(void *owner, void *memory);
+  memory_pool(void *owner, allocate_fn allocate, free_fn free)
+      : owner_(owner), allocate_(allocate), free_(free) {}
+  /// A block of at least `bytes`: a kept one, else a new one; null when neither can be had.
+  void *take(std::uint64_t bytes);
+  /// Keeps `memory` (taken from this pool) for reuse.
+  void give_back(void *memory) noexcept;
+
+private:
+  static std::uint64_t size_class(std::uint64_t bytes);
+  void *owner_;
+  allocate_fn allocate_;
+  free_fn free_;
+  std::mutex lock_;
+  std::map<void *, std::uint64_t> sizes_;      // every block taken, by address
+  std::multimap<std::uint64_t, void *> kept_;  // released blocks, by size
+};
+
+} // namespace offload::rt

@@ -1,0 +1,83 @@
+// runtime/launch_checks.cpp — the launch sequence's checks and shaping (launch_sequence.hpp).
+#include "launch_sequence.hpp"
+
+#include "settings.hpp"
+
+#include <offload/launch.hpp>
+
+#include <algorithm>
+
+namespace offload::rt {
+namespace {
+std::string dims(const dim3 &d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+} // namespace
+
+void check_launch_shape(const detail::launch_request &request, const kernel_info *kernel) {
+  // Names and places are text only for errors: launches are a hot path.
+  auto context = [&] { return launch_site_text(request, kernel); };
+  const dim3 &g = request.workgroups, &t = request.threads;
+  if (g.x == 0 || g.y == 0 || g.z == 0 || t.x == 0 || t.y == 0 || t.z == 0)
+    fail(context(), "empty grid: workgroups " + dims(g) + ", threads " + dims(t) +
+                        " (every extent must be at least 1)");
+  if (std::uint64_t n = std::uint64_t(t.x) * t.y * t.z;
+      n > max_workgroup_threads || t.z > max_workgroup_threads_z)
+    fail(context(), "workgroups of " + dims(t) + " = " + std::to_string(n) +
+                        " threads exceed the limit of every device (" +
+                        std::to_string(max_workgroup_threads) + " threads, " +
+                        std::to_string(max_workgroup_threads_z) + " in z)");
+  for (std::uint32_t i = 0; i < request.num_args; ++i)
+    if (request.args[i].how != detail::transfer::literal && request.args[i].bytes == UINT64_MAX)
+      fail(context(), "a span argument (slot " + std::to_string(i) +
+                          ") holds more bytes than a 64-bit size holds");
+  if (request.dynamic_shared_bytes == 0xffffffffu)  // offload::byte_count's out-of-range mark
+    fail(context(), "dynamic_shared_bytes is negative or 4 GiB or more, which exceeds the limit "
+                    "of every device (" + std::to_string(max_dynamic_shared_bytes) + " bytes)");
+  if (request.dynamic_shared_bytes > max_dynamic_shared_bytes)
+    fail(context(), std::to_string(request.dynamic_shared_bytes) +
+                        " bytes of dynamic shared memory exceed the limit of every device (" +
+                        std::to_string(max_dynamic_shared_bytes) + " bytes)");
+  if (g.x > max_workgroups_x || g.y > max_workgroups_yz || g.z > max_workgroups_yz)
+    fail(context(), "a grid of " + dims(g) + " workgroups exceeds the limit of every device (" +
+                        std::to_string(max_workgroups_x) + " in x, " +
+                        std::to_string(max_workgroups_yz) + " in y and z)");
+}
+
+void shape_range(detail::launch_request &request, const device &on, stream &s,
+                 const kernel_info *kernel) {
+  if (!request.is_range)
+    return;
+  const std::uint64_t items = request.range_end - request.range_begin;
+  auto refuse = [&](const std::string &why) { fail(launch_site_text(request, kernel), why); };
+  if (request.range_begin != 0)
+    refuse("a launch over offload::range [" + std::to_string(request.range_begin) + ", " +
+           std::to_string(request.range_end) + ") must begin at 0: launch over range{n} and "
+           "pass the first index to the kernel");
+  if (request.range_end == SIZE_MAX)
+    refuse("a launch over an offload::range of a negative or out-of-range number of work-items");
+  if (items == 0)
+    refuse("a launch over an empty offload::range (it needs at least 1 work-item)");
+  std::uint64_t size = !on.is_cpu() && kernel && s.can_launch(kernel)
+                           ? s.occupancy_workgroup_size(*kernel, request.dynamic_shared_bytes)
+                           : 0;
+  if (size == 0)
+    size = on.is_cpu() && kernel && !kernel->uses_barriers ? 1024 : 256;
+  size = std::min<std::uint64_t>(size, max_workgroup_threads);
+  if (items < size)
+    size = std::min(size, (items + 31) / 32 * 32);  // whole warps
+  request.threads = {static_cast<std::uint32_t>(size)};
+  request.workgroups = {static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(items / size + (items % size != 0), UINT32_MAX))};
+  request.is_range = false;  // shaped: what follows sees an ordinary launch
+}
+
+void report_launch(const detail::launch_request &request, const kernel_info *kernel,
+                   const device &on, const char *how) {
+  const dim3 &g = request.workgroups, &t = request.threads;
+  info_line("launching kernel %s at %s on %s%s with %s workgroups of %s threads",
+            kernel_name(request, kernel).c_str(), short_location(request.where).c_str(),
+            on.name().c_str(), how, dims(g).c_str(), dims(t).c_str());
+}
+
+} // namespace offload::rt

@@ -1,0 +1,254 @@
+// runtime/present_table.cpp — see present_table.hpp.
+#include "present_table.hpp"
+
+#include "device.hpp"
+#include "settings.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace offload::rt {
+namespace {
+using detail::transfer;
+
+bool copies_in(transfer how, bool from_too) {
+  return how == transfer::to || how == transfer::tofrom || (from_too && how == transfer::from);
+}
+bool copies_back(transfer how) { return how == transfer::from || how == transfer::tofrom; }
+bool is_mapped(const detail::arg_desc &a) {
+  return a.how != transfer::literal && a.host_ptr && a.bytes;
+}
+std::uintptr_t begin_of(const detail::arg_desc &a) {
+  return reinterpret_cast<std::uintptr_t>(a.host_ptr);
+}
+
+/// A copy keeps its host object's offset modulo this, so an over-aligned object stays aligned.
+constexpr std::uintptr_t copy_alignment = 256;
+
+std::string hex(std::uintptr_t v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%016" PRIxPTR, v);
+  return text;
+}
+std::string hex(const void *p) { return hex(reinterpret_cast<std::uintptr_t>(p)); }
+} // namespace
+
+bool present_table::maps_anything(const detail::arg_desc *args, std::uint32_t n) {
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (is_mapped(args[i]))
+      return true;
+  return false;
+}
+
+std::string present_table::name_of(std::uint32_t slot, const map_site &site) const {
+  std::string name = site.names && slot < site.names->size() && !(*site.names)[slot].empty()
+                         ? (*site.names)[slot]
+                         : "arg" + std::to_string(slot);
+  const char *file = site.where.file ? site.where.file : "?";
+  const char *slash = std::strrchr(file, '/');
+  return name + " at " + (slash ? slash + 1 : file) + ":" + std::to_string(site.where.line);
+}
+
+present_table::entries::iterator present_table::find(std::uintptr_t begin, std::uintptr_t end,
+                                                     const map_site &site) {
+  auto overlapping = [&] {
+    fail(site.context(), "an argument's " + std::to_string(end - begin) + " bytes at " +
+                             hex(begin) + " overlap an object that " + device_.name() +
+                             " holds without lying inside it (map the whole object, or map "
+                             "the parts apart)");
+  };
+  auto next = entries_.upper_bound(begin);
+  if (next != entries_.begin()) {
+    auto holder = std::prev(next);
+    if (begin >= holder->first && end <= holder->second.end)
+      return holder;
+    if (begin < holder->second.end)
+      overlapping();
+  }
+  if (next != entries_.end() && next->first < end)
+    overlapping();
+  return entries_.end();
+}
+
+void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots,
+                        const map_site &site) {
+  struct object {
+    std::uintptr_t begin, end;
+    std::uint32_t slot;
+  };
+  std::vector<object> objects;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const detail::arg_desc &a = args[i];
+    if (slots)
+      slots[i] = a.how == transfer::literal ? a.literal : static_cast<abi::slot_t>(begin_of(a));
+    if (is_mapped(a))
+      objects.push_back({begin_of(a), begin_of(a) + a.bytes, i});
+  }
+  if (objects.empty())
+    return;
+  std::sort(objects.begin(), objects.end(),
+            [](const object &a, const object &b) { return a.begin < b.begin; });
+  const std::uint32_t info = info_flags();
+  std::vector<detail::arg_desc> counted;  // what to release if a later object fails
+  std::lock_guard guard(lock_);
+  try {
+    for (std::size_t first = 0; first < objects.size();) {
+      // A run of overlapping objects shares one entry: their union.
+      std::uintptr_t lo = objects[first].begin, hi = objects[first].end;
+      std::size_t last = first + 1;
+      for (; last < objects.size() && objects[last].begin < hi; ++last)
+        hi = std::max(hi, objects[last].end);
+      auto it = find(lo, hi, site);
+      const bool created = it == entries_.end();
+      if (created) {
+        const std::uintptr_t offset = lo % copy_alignment;
+        void *memory = hi - lo <= UINTPTR_MAX - 2 * copy_alignment
+                           ? device_.allocate(offset + (hi - lo))
+                           : nullptr;
+        if (!memory)
+          fail(site.context(), "cannot allocate " + std::to_string(hi - lo) + " bytes on " +
+                                   device_.name() + " for the objects it maps");
+        it = entries_.emplace(lo, entry{hi, static_cast<char *>(memory) + offset, memory, 0}).first;
+        bool in = false;
+        for (std::size_t k = first; k < last; ++k)
+          in |= copies_in(args[objects[k].slot].how, device_.from_copies_in());
+        const std::string name = name_of(objects[first].slot, site);
+        if (info & info_mapping_changed)
+          info_line("%s: Creating new map entry with HstPtrBegin=%s, TgtPtrBegin=%s, Size=%" PRIuPTR
+                    ", RefCount=%zu, Name=%s",
+                    device_.name().c_str(), hex(lo).c_str(), hex(it->second.copy).c_str(), hi - lo,
+                    last - first, name.c_str());
+        if (in) {
+          if (info & info_copies)
+            info_line("%s: Copying data from host to device, HstPtr=%s, TgtPtr=%s, Size=%" PRIuPTR
+                      ", Name=%s",
+                      device_.name().c_str(), hex(lo).c_str(), hex(it->second.copy).c_str(),
+                      hi - lo, name.c_str());
+          try {
+            device_.copy_in(it->second.copy, reinterpret_cast<const void *>(lo), hi - lo);
+          } catch (const device_failure &f) {
+            device_.release(memory);
+            entries_.erase(it);
+            fail(site.context(), "an argument's memory at address " + hex(lo) + " (" +
+                                     std::to_string(hi - lo) + " bytes) cannot be read: " +
+                                     f.reason);
+          }
+        }
+      }
+      entry &e = it->second;
+      for (std::size_t k = first; k < last; ++k) {
+        const object &o = objects[k];
+        ++e.references;
+        counted.push_back(args[o.slot]);
+        if (slots)
+          slots[o.slot] =
+              static_cast<abi::slot_t>(reinterpret_cast<std::uintptr_t>(e.copy + (o.begin - it->first)));
+        if (!created && (info & info_mapping_exists))
+          info_line("%s: Mapping exists with HstPtrBegin=%s, TgtPtrBegin=%s, Size=%" PRIuPTR
+                    ", RefCount=%u (incremented), Name=%s",
+                    device_.name().c_str(), hex(o.begin).c_str(),
+                    hex(e.copy + (o.begin - it->first)).c_str(), o.end - o.begin, e.references,
+                    name_of(o.slot, site).c_str());
+      }
+      first = last;
+    }
+  } catch (...) {
+    release(counted.data(), static_cast<std::uint32_t>(counted.size()), false, site);
+    throw;
+  }
+}
+
+std::string present_table::release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
+                                   const map_site &site) {
+  const std::uint32_t info = info_flags();
+  std::vector<std::pair<std::uint32_t, entries::iterator>> held;
+  for (std::uint32_t k = n; k-- > 0;) {  // in reverse, as libomptarget releases
+    const detail::arg_desc &a = args[k];
+    if (!is_mapped(a))
+      continue;
+    auto it = entries_.upper_bound(begin_of(a));
+    if (it == entries_.begin())
+      continue;
+    --it;
+    if (begin_of(a) + a.bytes > it->second.end || it->second.references == 0)
+      continue;  // not mapped (a region end for something never mapped)
+    --it->second.references;
+    held.emplace_back(k, it);
+  }
+  std::string failure;
+  for (auto &[k, it] : held) {
+    const detail::arg_desc &a = args[k];
+    if (it->second.references != 0 || !copy_back || !copies_back(a.how))
+      continue;
+    char *from = it->second.copy + (begin_of(a) - it->first);
+    if (info & info_copies)
+      info_line("%s: Copying data from device to host, TgtPtr=%s, HstPtr=%s, Size=%" PRIu64
+                ", Name=%s",
+                device_.name().c_str(), hex(from).c_str(), hex(a.host_ptr).c_str(), a.bytes,
+                name_of(k, site).c_str());
+    try {
+      if (failure.empty())
+        device_.copy_out(const_cast<void *>(a.host_ptr), from, a.bytes);
+    } catch (const device_failure &f) {
+      failure = "copying " + std::to_string(a.bytes) + " bytes back from " + device_.name() +
+                " failed: " + f.reason;
+    }
+  }
+  for (auto &[k, it] : held) {
+    if (it->second.references != 0 || it->second.allocation == nullptr)
+      continue;
+    if (info & info_mapping_changed)
+      info_line("%s: Removing map entry with HstPtrBegin=%s, TgtPtrBegin=%s, Size=%" PRIuPTR
+                ", Name=%s",
+                device_.name().c_str(), hex(it->first).c_str(), hex(it->second.copy).c_str(),
+                it->second.end - it->first, name_of(k, site).c_str());
+    device_.release(it->second.allocation);
+    it->second.allocation = nullptr;
+  }
+  std::vector<std::uintptr_t> gone;
+  for (auto &[k, it] : held)
+    if (it->second.references == 0)
+      gone.push_back(it->first);
+  for (std::uintptr_t begin : gone)
+    entries_.erase(begin);  // by key: a second mention erases nothing
+  return failure;
+}
+
+void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
+                          const map_site &site) {
+  std::string failure;
+  {
+    std::lock_guard guard(lock_);
+    failure = release(args, n, copy_back, site);
+  }
+  if (!failure.empty())
+    fail(site.context(), failure);
+}
+
+void present_table::update(const detail::arg_desc *args, std::uint32_t n, bool to_device,
+                           const map_site &site) {
+  std::lock_guard guard(lock_);
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const detail::arg_desc &a = args[k];
+    if (!is_mapped(a))
+      continue;
+    auto it = find(begin_of(a), begin_of(a) + a.bytes, site);
+    if (it == entries_.end())
+      continue;
+    char *copy = it->second.copy + (begin_of(a) - it->first);
+    try {
+      if (to_device)
+        device_.copy_in(copy, a.host_ptr, a.bytes);
+      else
+        device_.copy_out(const_cast<void *>(a.host_ptr), copy, a.bytes);
+    } catch (const device_failure &f) {
+      fail(site.context(), "updating " + std::to_string(a.bytes) + " bytes " +
+                               (to_device ? "on " : "from ") + device_.name() + " failed: " +
+                               f.reason);
+    }
+  }
+}
+
+} // namespace offload::rt

@@ -1,0 +1,80 @@
+// runtime/present_table.hpp — which host objects a device holds copies of, for every device
+// alike. A kernel works on device copies of the objects its pointer, reference and span
+// arguments name; data regions keep copies across launches. Each entry is a host range, its
+// device copy and a reference count: mapping an object that lies inside an entry counts it
+// (nothing is copied); mapping a new one allocates its copy and copies in by its direction
+// (to, tofrom; on the CPU device from too); the last release copies back what the directions
+// say (from, tofrom) and frees the copy. Objects of one call that overlap (`k(&x, &x)`, two
+// spans of one array) share one entry, their union; an object that overlaps an entry without
+// lying inside it is refused (a GPU program cannot have two copies of one byte).
+//
+// OFFLOAD_INFO shows the table's changes and copies in libomptarget's words ("Creating new map
+// entry", "Copying data from host to device", "Removing map entry"), each naming the kernel's
+// parameter and the launch's file:line.
+#pragma once
+
+#include <offload/detail/data_api.hpp>
+#include <offload/detail/runtime_api.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace offload::rt {
+
+class device;
+
+/// What a map call is, for its errors and OFFLOAD_INFO lines.
+struct map_site {
+  /// "kernel 'k' launched at f.cpp:3", "data region at f.cpp:9" (made only for an error).
+  std::function<std::string()> context;
+  detail::source_loc where;
+  const std::vector<std::string> *names = nullptr;  ///< each slot's name (a kernel's parameters)
+};
+
+class present_table {
+public:
+  explicit present_table(device &owner) : device_(owner) {}
+
+  /// Maps the n arguments (literals and empty or null ones are not mapped) and, when `slots` is
+  /// given, sets slots[i] to argument i's device value (a literal as it is, a mapped object at
+  /// its copy). Throws offload::error naming `site` (nothing stays mapped then).
+  void map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots, const map_site &site);
+  /// Releases what map() took for the same arguments; an entry whose count reaches zero copies
+  /// back this call's objects whose direction says so (unless `copy_back` is false: after a
+  /// failed launch nothing comes back) and is freed. Throws offload::error when a copy fails
+  /// (every entry is released first).
+  void unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back, const map_site &site);
+  /// Copies present objects' bytes to the device (`to_device`) or back; others are left alone.
+  void update(const detail::arg_desc *args, std::uint32_t n, bool to_device, const map_site &site);
+
+  /// Whether any argument needs mapping (values and device pointers do not: a hot path).
+  static bool maps_anything(const detail::arg_desc *args, std::uint32_t n);
+
+private:
+  struct entry {
+    std::uintptr_t end;
+    char *copy;        ///< the device copy of the byte at the entry's begin
+    void *allocation;  ///< what device::allocate returned
+    unsigned references;
+  };
+  using entries = std::map<std::uintptr_t, entry>;  // by host begin
+
+  /// The entry holding [begin, end), or entries_.end(); throws (naming `site`) when the range
+  /// only overlaps one.
+  entries::iterator find(std::uintptr_t begin, std::uintptr_t end, const map_site &site);
+  /// Counts down the entries of args (in reverse), copies back, frees; returns the first copy
+  /// failure's reason (empty when none).
+  std::string release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
+                      const map_site &site);
+  std::string name_of(std::uint32_t slot, const map_site &site) const;
+
+  device &device_;
+  std::mutex lock_;
+  entries entries_;
+};
+
+} // namespace offload::rt

@@ -1,0 +1,131 @@
+// runtime/settings.cpp — see settings.hpp.
+#include "settings.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <strings.h>
+#include <thread>
+
+namespace offload::rt {
+namespace {
+
+/// The whole of `text` as a number in [lo, hi] (base 10, or 0: also 0x...); no sign but '-',
+/// no spaces, no overflow.
+bool whole_number(const char *text, long long lo, long long hi, long long &value, int base = 10) {
+  if (!(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-'))
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  value = std::strtoll(text, &end, base);
+  return end != text && *end == '\0' && errno == 0 && value >= lo && value <= hi;
+}
+
+/// One of `names` (case-insensitively when `fold`): its index, or -1.
+template <std::size_t N>
+int one_of(const char *text, const char *const (&names)[N], bool fold = true) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (fold ? strcasecmp(text, names[i]) == 0 : std::strcmp(text, names[i]) == 0)
+      return static_cast<int>(i);
+  return -1;
+}
+
+settings read_settings() {
+  settings s;
+  auto problem = [&](std::string why) {
+    if (s.problem.empty())
+      s.problem = std::move(why);
+  };
+  auto get = [](const char *name) -> const char * {
+    const char *v = std::getenv(name);
+    return v && *v ? v : nullptr;
+  };
+  long long n = 0;
+  if (const char *d = get("OFFLOAD_DEVICE")) {
+    if (strcasecmp(d, "cpu") == 0)
+      s.cpu_only = true;
+    else
+      problem(std::string("OFFLOAD_DEVICE=") + d + " is not understood (set it to cpu to run on "
+              "the CPU device, or leave it unset)");
+  }
+  if (const char *o = get("OMP_TARGET_OFFLOAD")) {
+    static const char *const names[] = {"default", "mandatory", "disabled"};
+    int i = one_of(o, names);
+    if (i < 0)
+      problem(std::string("OMP_TARGET_OFFLOAD=") + o +
+              " is not understood (mandatory, disabled or default, or leave it unset)");
+    else
+      s.policy = static_cast<settings::gpu_policy>(i);
+  }
+  if (const char *i = get("OFFLOAD_INFO")) {
+    if (whole_number(i, -1, 0xffffffffll, n, /*base=*/0))
+      s.info = static_cast<std::uint32_t>(n);
+    else
+      problem(std::string("OFFLOAD_INFO=") + i +
+              " is not understood (set it to -1 for everything, 1 for launches, or leave it unset)");
+  }
+  if (const char *t = get("OFFLOAD_CPU_THREADS")) {
+    if (whole_number(t, 1, 4096, n))
+      s.cpu_threads = static_cast<unsigned>(n);
+    else
+      problem(std::string("OFFLOAD_CPU_THREADS=") + t + " is not a number of threads from 1 to 4096");
+  }
+  if (s.cpu_threads == 0)
+    s.cpu_threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char *b = get("OFFLOAD_CPU_STACK")) {
+    if (whole_number(b, 16384, 1ll << 30, n))
+      s.cpu_stack = static_cast<std::size_t>(n);
+    else
+      problem(std::string("OFFLOAD_CPU_STACK=") + b +
+              " is not a fiber stack size in bytes from 16384 to 1073741824 (1 GiB)");
+  }
+  if (const char *g = get("OFFLOAD_GPU_BACKEND")) {
+    static const char *const names[] = {"cuda", "liboffload"};
+    int i = one_of(g, names, /*fold=*/false);
+    if (i < 0)
+      problem(std::string("OFFLOAD_GPU_BACKEND=") + g +
+              " is not understood (cuda or liboffload, or leave it unset)");
+    else
+      s.nvidia = static_cast<settings::nvidia_backend>(i);
+  }
+  if (const char *g = get("OFFLOAD_GPU_STREAMS"))
+    problem(std::string("OFFLOAD_GPU_STREAMS=") + g +
+            " is no longer read: every launch goes through one stream path (to drive NVIDIA GPUs "
+            "through LLVM's offload API, set OFFLOAD_GPU_BACKEND=liboffload)");
+  if (const char *c = get("OFFLOAD_CUDA_SCHEDULE")) {
+    static const char *const names[] = {"auto", "spin", "yield", "blocking"};
+    int i = one_of(c, names, /*fold=*/false);
+    if (i < 0)
+      problem(std::string("OFFLOAD_CUDA_SCHEDULE=") + c +
+              " is not understood (auto, spin, yield or blocking, or leave it unset)");
+    else
+      s.schedule = static_cast<settings::cuda_schedule>(i);
+  }
+  return s;
+}
+
+} // namespace
+
+const settings &current_settings() {
+  static const settings s = read_settings();
+  return s;
+}
+
+std::uint32_t info_flags() {
+  static const std::uint32_t flags = current_settings().info;
+  return flags;
+}
+
+void info_line(const char *format, ...) {
+  char text[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  std::fprintf(stderr, "offload-cxx info: %s\n", text);
+}
+
+} // namespace offload::rt

@@ -1,0 +1,47 @@
+// runtime/settings.hpp — every environment variable the runtime reads, parsed once and strictly
+// (a value that is not understood is an error at the first launch or device choice, never
+// silently replaced by a default). Nothing else in the runtime calls getenv.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace offload::rt {
+
+struct settings {
+  /// OFFLOAD_DEVICE=cpu: every default-device launch runs on the CPU device.
+  bool cpu_only = false;
+  /// OMP_TARGET_OFFLOAD (kept from OpenMP for users who know it): mandatory refuses to fall back
+  /// to the CPU device; disabled uses no GPU.
+  enum class gpu_policy { normal, mandatory, disabled } policy = gpu_policy::normal;
+  /// OFFLOAD_INFO's bits (LIBOMPTARGET_INFO's meaning; -1: everything): 0 when unset.
+  std::uint32_t info = 0;
+  /// OFFLOAD_CPU_THREADS: the CPU device's threads (the hardware's when unset).
+  unsigned cpu_threads = 0;
+  /// OFFLOAD_CPU_STACK: bytes of each fiber's stack for kernels that meet at barriers.
+  std::size_t cpu_stack = 128 * 1024;
+  /// OFFLOAD_GPU_BACKEND: which library drives NVIDIA GPUs — the CUDA driver (cuda, the default)
+  /// or LLVM's offload API (liboffload), which every other GPU uses.
+  enum class nvidia_backend { cuda, liboffload } nvidia = nvidia_backend::cuda;
+  /// OFFLOAD_CUDA_SCHEDULE: the CUDA contexts' scheduling policy (vendor/cuda_driver.cpp).
+  enum class cuda_schedule { automatic, spin, yield, blocking } schedule = cuda_schedule::automatic;
+  /// Why the environment cannot be used (the first problem found), or empty.
+  std::string problem;
+};
+
+/// The process's settings, read from the environment at the first call.
+const settings &current_settings();
+
+/// OFFLOAD_INFO's bits (a hot-path shortcut for current_settings().info).
+std::uint32_t info_flags();
+
+/// The bits of OFFLOAD_INFO that show the mapping table's changes and copies (libomptarget's
+/// OMP_INFOTYPE_MAPPING_CHANGED and OMP_INFOTYPE_DATA_TRANSFER).
+inline constexpr std::uint32_t info_launches = 0x1, info_mapping_exists = 0x2,
+                               info_mapping_changed = 0x8, info_copies = 0x20;
+
+/// printf-style line on stderr, prefixed "offload-cxx info: ".
+void info_line(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+} // namespace offload::rt

@@ -1,0 +1,195 @@
+// runtime/vendor/cuda_device.cpp — an NVIDIA GPU through the CUDA driver API: memory
+// (cuMemAlloc, kept for reuse by a memory_pool), synchronous copies, each program's cubin loaded
+// once per device (cuModuleLoadData; its globals exist once), and streams whose launches are
+// cuLaunchKernel on a non-blocking stream of the device's primary context. liboffload's
+// olLaunchKernel costs ~0.6 µs more per launch on the H200 (bench/NOTES.md), which is why NVIDIA
+// GPUs are driven directly.
+#include "backends.hpp"
+
+#include "cuda_driver.hpp"
+
+#include "../registry.hpp"
+
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace offload::rt::vendor {
+namespace {
+
+constexpr unsigned stream_non_blocking = 1;
+constexpr int max_dynamic_shared_size_attribute = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+
+class cuda_gpu;
+
+class cuda_stream final : public stream {
+public:
+  cuda_stream(cuda_gpu &gpu, void *stream) : gpu_(gpu), stream_(stream) {}
+  ~cuda_stream() override;
+  bool can_launch(const kernel_info *kernel) override;
+  std::uint32_t occupancy_workgroup_size(const kernel_info &kernel,
+                                         std::uint32_t dynamic_shared_bytes) override;
+  void launch(const kernel_info *kernel, const detail::launch_request &request,
+              const abi::slot_t *slots) override;
+  void sync() override;
+
+private:
+  cuda_gpu &gpu_;
+  void *stream_;
+  std::unordered_map<const kernel_info *, void *> functions_;  // null: not on this device
+  std::vector<abi::slot_t> arguments_;
+  std::vector<void *> parameters_;
+};
+
+class cuda_gpu final : public device {
+public:
+  cuda_gpu(int number, std::string name, const cuda_driver &d, void *context, std::string arch)
+      : device(number, std::move(name)), d_(d), context_(context), arch_(std::move(arch)),
+        pool_(this, &allocate_block, &free_block) {}
+
+  const cuda_driver &driver() const { return d_; }
+
+  void make_current() const {
+    void *current = nullptr;
+    if (d_.ctx_get_current(&current) != 0 || current != context_)
+      d_.check(d_.ctx_set_current(context_));
+  }
+
+  void *allocate(std::uint64_t bytes) override { return pool_.take(bytes); }
+  void release(void *memory) noexcept override { pool_.give_back(memory); }
+  void copy_in(void *dst, const void *src, std::uint64_t bytes) override {
+    make_current();
+    d_.check(d_.memcpy_htod(address(dst), src, bytes));
+  }
+  void copy_out(void *dst, const void *src, std::uint64_t bytes) override {
+    make_current();
+    d_.check(d_.memcpy_dtoh(dst, address(src), bytes));
+  }
+  void copy_within(void *dst, const void *src, std::uint64_t bytes) override {
+    make_current();
+    d_.check(d_.memcpy_dtod(address(dst), address(src), bytes));
+  }
+  std::unique_ptr<stream> open_stream() override {
+    make_current();
+    void *s = nullptr;
+    d_.check(d_.stream_create(&s, stream_non_blocking));
+    return std::make_unique<cuda_stream>(*this, s);
+  }
+
+  /// The kernel's function in this device's module of its program (loaded once), or null.
+  void *function(const kernel_info &kernel) {
+    if (!kernel.images)
+      return nullptr;
+    std::lock_guard guard(lock_);
+    for (const gpu_image &image : *kernel.images) {
+      if (!image_runs_on(image.arch, arch_))
+        continue;
+      auto [it, inserted] = modules_.try_emplace(image.start, nullptr);
+      if (inserted) {
+        make_current();
+        if (d_.module_load_data(&it->second, image.start) != 0)
+          it->second = nullptr;
+      }
+      void *f = nullptr;
+      if (it->second && d_.module_get_function(&f, it->second, kernel.entry.c_str()) == 0)
+        return f;
+    }
+    return nullptr;
+  }
+
+private:
+  static cu_device_ptr address(const void *p) { return reinterpret_cast<cu_device_ptr>(p); }
+  static void *allocate_block(void *self, std::uint64_t bytes) {
+    auto &gpu = *static_cast<cuda_gpu *>(self);
+    cu_device_ptr p = 0;
+    try {
+      gpu.make_current();
+    } catch (const device_failure &) {
+      return nullptr;
+    }
+    return gpu.d_.mem_alloc(&p, bytes) == 0 ? reinterpret_cast<void *>(p) : nullptr;
+  }
+  static void free_block(void *self, void *memory) {
+    auto &gpu = *static_cast<cuda_gpu *>(self);
+    gpu.d_.mem_free(address(memory));
+  }
+
+  const cuda_driver &d_;
+  void *context_;
+  std::string arch_;
+  memory_pool pool_;
+  std::mutex lock_;
+  std::map<const void *, void *> modules_;  // by image; null: did not load
+};
+
+cuda_stream::~cuda_stream() {
+  try {
+    gpu_.make_current();
+    gpu_.driver().stream_synchronize(stream_);
+    gpu_.driver().stream_destroy(stream_);
+  } catch (const device_failure &) {
+    // The context is gone (a fault, or the process's end): nothing to wait for.
+  }
+}
+
+bool cuda_stream::can_launch(const kernel_info *kernel) {
+  if (!kernel)
+    return false;
+  auto [it, inserted] = functions_.try_emplace(kernel, nullptr);
+  if (inserted)
+    it->second = gpu_.function(*kernel);
+  return it->second != nullptr;
+}
+
+std::uint32_t cuda_stream::occupancy_workgroup_size(const kernel_info &kernel,
+                                                    std::uint32_t dynamic_shared_bytes) {
+  const cuda_driver &d = gpu_.driver();
+  int min_grid = 0, block = 0;
+  void *f = can_launch(&kernel) ? functions_.at(&kernel) : nullptr;
+  if (!f || !d.occupancy_max_potential_block_size ||
+      d.occupancy_max_potential_block_size(&min_grid, &block, f, nullptr, dynamic_shared_bytes,
+                                           0) != 0 ||
+      block <= 0)
+    return 0;
+  return static_cast<std::uint32_t>(block);
+}
+
+void cuda_stream::launch(const kernel_info *kernel, const detail::launch_request &request,
+                         const abi::slot_t *slots) {
+  const cuda_driver &d = gpu_.driver();
+  void *f = functions_.at(kernel);
+  // The entry's parameters (offload/detail/device_entry.hpp): the implicit dyn_ptr, then one
+  // 8-byte slot each.
+  arguments_.assign(1, 0);
+  arguments_.insert(arguments_.end(), slots, slots + request.num_args);
+  parameters_.resize(arguments_.size());
+  for (std::size_t i = 0; i < arguments_.size(); ++i)
+    parameters_[i] = &arguments_[i];
+  gpu_.make_current();
+  constexpr unsigned default_shared_limit = 48 * 1024;
+  if (request.dynamic_shared_bytes > default_shared_limit)
+    d.check(d.func_set_attribute(f, max_dynamic_shared_size_attribute,
+                                 static_cast<int>(request.dynamic_shared_bytes)));
+  d.check(d.launch_kernel(f, request.workgroups.x, request.workgroups.y, request.workgroups.z,
+                          request.threads.x, request.threads.y, request.threads.z,
+                          request.dynamic_shared_bytes, stream_, parameters_.data(), nullptr));
+}
+
+void cuda_stream::sync() {
+  gpu_.make_current();
+  gpu_.driver().check(gpu_.driver().stream_synchronize(stream_));
+}
+
+} // namespace
+
+std::unique_ptr<device> make_cuda_device(int number, int ordinal, std::string name) {
+  const cuda_driver *d = cuda_driver::get();
+  int dev = 0;
+  void *context = nullptr;
+  if (!d || d->device_get(&dev, ordinal) != 0 || d->primary_ctx_retain(&context, dev) != 0)
+    return nullptr;
+  return std::make_unique<cuda_gpu>(number, std::move(name), *d, context, d->arch(ordinal));
+}
+
+} // namespace offload::rt::vendor

@@ -1,0 +1,59 @@
+// runtime/vendor/cuda_driver.hpp — the NVIDIA driver library (libcuda), opened with dlopen and
+// resolved once into one typed table, as LLVM's offload plugins do (dynamic_cuda): no link
+// dependency, and nothing happens on a machine without the driver.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace offload::rt::vendor {
+
+using cu_device_ptr = unsigned long long;  // CUdeviceptr
+
+struct cuda_driver {
+  int (*init)(unsigned);
+  int (*device_get_count)(int *);
+  int (*device_get)(int *, int);
+  int (*device_get_attribute)(int *, int, int);
+  int (*device_get_uuid)(unsigned char *, int);  // cuDeviceGetUuid: 16 bytes
+  int (*primary_ctx_retain)(void **, int);
+  int (*primary_ctx_set_flags)(int, unsigned);
+  int (*primary_ctx_get_state)(int, unsigned *, int *);
+  int (*ctx_get_current)(void **);
+  int (*ctx_set_current)(void *);
+  int (*stream_create)(void **, unsigned);
+  int (*stream_destroy)(void *);
+  int (*stream_synchronize)(void *);
+  int (*module_load_data)(void **, const void *);
+  int (*module_get_function)(void **, void *, const char *);
+  int (*func_set_attribute)(void *, int, int);
+  int (*launch_kernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                       unsigned, void *, void **, void **);
+  int (*mem_alloc)(cu_device_ptr *, std::size_t);
+  int (*mem_free)(cu_device_ptr);
+  int (*memcpy_htod)(cu_device_ptr, const void *, std::size_t);
+  int (*memcpy_dtoh)(void *, cu_device_ptr, std::size_t);
+  int (*memcpy_dtod)(cu_device_ptr, cu_device_ptr, std::size_t);
+  int (*get_error_string)(int, const char **);
+  /// cuOccupancyMaxPotentialBlockSize (null when the driver lacks it).
+  int (*occupancy_max_potential_block_size)(int *, int *, void *, std::size_t (*)(int),
+                                            std::size_t, int);
+
+  /// The driver, initialised; null without one (or when cuInit fails).
+  static const cuda_driver *get();
+  /// The driver's words for a result code.
+  std::string reason(int result) const;
+  /// Throws device_failure with the driver's words when `result` is not success.
+  void check(int result) const;
+  /// "sm_90" for a device ordinal, from its compute capability (empty when the driver cannot say).
+  std::string arch(int ordinal) const;
+  /// The device's UUID as 32 lowercase hex digits (empty when the driver cannot say).
+  std::string uuid(int ordinal) const;
+};
+
+/// Activates every inactive CUDA primary context with CUDA's default scheduling (or
+/// OFFLOAD_CUDA_SCHEDULE's), before anything else uses them. Does nothing without a driver.
+void prepare_cuda_primary_contexts();
+
+} // namespace offload::rt::vendor
