@@ -2,12 +2,12 @@
 // that runs the programs on an x86-64 Linux node that has only the vendor driver:
 //
 //   DIR/bin/PROGRAM         the programs, unchanged
-//   DIR/lib/                every shared library they need (offload-cxx's runtime, libomptarget,
-//                           liboffload, libLLVM, libomp, libstdc++ ...) except the C library's
+//   DIR/lib/                every shared library they need (offload-cxx's runtime, liboffload,
+//                           libLLVM, libstdc++ ...) except the C library's
 //                           own and the vendor driver's (libcuda, libamdhip/hsa come with it)
 //   DIR/lib/offload-cxx/    offload-cxx-devices and each program's architectures
-//   DIR/run PROGRAM ARGS    the launcher: sets the library path (and gives libomptarget the
-//                           plain "libcuda.so" name it opens where the node only has
+//   DIR/run PROGRAM ARGS    the launcher: sets the library path (and gives liboffload's CUDA
+//                           plugin the plain "libcuda.so" name it opens where the node only has
 //                           libcuda.so.1), then runs the program
 //   DIR/PROGRAM             one wrapper per program (DIR/run PROGRAM)
 //   DIR/devices [PROGRAM]   the devices the node has, and which can run PROGRAM
@@ -112,7 +112,8 @@ case "$prog" in */*) ;; *) prog="$here/bin/$prog" ;; esac
 [ -x "$prog" ] || { echo "offload-cxx bundle: error: no program '$prog' in $here/bin" >&2; exit 2; }
 libs="$here/lib"
 ldc=$(command -v ldconfig || echo /sbin/ldconfig)
-# libomptarget opens the NVIDIA driver as plain "libcuda.so"; many nodes have only libcuda.so.1.
+# liboffload's CUDA plugin opens the NVIDIA driver as plain "libcuda.so"; many nodes have only
+# libcuda.so.1.
 if ! "$ldc" -p 2>/dev/null | grep -q 'libcuda\.so (' ; then
   cuda1=$("$ldc" -p 2>/dev/null | awk '/libcuda\.so\.1 .*x86-64/ {print $NF; exit}')
   [ -n "$cuda1" ] || cuda1=$(ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 /usr/local/nvidia/lib64/libcuda.so.1 2>/dev/null | head -n 1)

@@ -93,8 +93,8 @@ settings read_settings() {
   }
   if (const char *g = get("OFFLOAD_GPU_STREAMS"))
     problem(std::string("OFFLOAD_GPU_STREAMS=") + g +
-            " is no longer read: every launch goes through one stream path (to drive NVIDIA GPUs "
-            "through LLVM's offload API, set OFFLOAD_GPU_BACKEND=liboffload)");
+            " is not read any more (every launch goes through one stream path; to drive NVIDIA "
+            "GPUs through LLVM's offload API, set OFFLOAD_GPU_BACKEND=liboffload)");
   if (const char *c = get("OFFLOAD_CUDA_SCHEDULE")) {
     static const char *const names[] = {"auto", "spin", "yield", "blocking"};
     int i = one_of(c, names, /*fold=*/false);

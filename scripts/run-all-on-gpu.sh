@@ -40,19 +40,19 @@ else
   failed=$((failed+1)); echo "FAIL cpu_faults (cpu, exit $rc)"
 fi
 grep -E "^(read|stack):" "$logs/cpu_faults.log" | cut -c1-200
-echo "--- the other launch paths: liboffload's (OFFLOAD_GPU_STREAMS=liboffload), libomptarget's (=off):"
-for mode in liboffload off; do
+echo "--- NVIDIA GPUs driven through LLVM's offload API (OFFLOAD_GPU_BACKEND=liboffload):"
+for mode in liboffload; do
   for name in fill data_model concurrency data-model dot; do
     [ -x "$b/bin/$name" ] || continue
-    if OFFLOAD_GPU_STREAMS=$mode CONCURRENCY_TIMEOUT=60 timeout 120 "$b/run" "$name" >> "$logs/streams-$mode.log" 2>&1; then
-      passed=$((passed+1)); echo "PASS $name (gpu, OFFLOAD_GPU_STREAMS=$mode)"
+    if OFFLOAD_GPU_BACKEND=$mode CONCURRENCY_TIMEOUT=60 timeout 120 "$b/run" "$name" >> "$logs/backend-$mode.log" 2>&1; then
+      passed=$((passed+1)); echo "PASS $name (gpu, OFFLOAD_GPU_BACKEND=$mode)"
     else
-      failed=$((failed+1)); echo "FAIL $name (gpu, OFFLOAD_GPU_STREAMS=$mode)"
+      failed=$((failed+1)); echo "FAIL $name (gpu, OFFLOAD_GPU_BACKEND=$mode)"
     fi
   done
 done
 echo "--- a queue fault on liboffload's path:"
-OFFLOAD_GPU_STREAMS=liboffload "$b/run" run_cases gpu-queue-fault 2>&1 | tail -1 | cut -c1-200
+OFFLOAD_GPU_BACKEND=liboffload "$b/run" run_cases gpu-queue-fault 2>&1 | tail -1 | cut -c1-200
 echo "--- a program without code for this GPU, mandatory offload:"
 OMP_TARGET_OFFLOAD=mandatory "$b/run" runtime_errors_amd mandatory 2>&1 | tail -1
 OFFLOAD_INFO=1 "$b/run" runtime_errors_amd > "$logs/amd-fallback.log" 2>&1; grep -m1 "no GPU of this machine" "$logs/amd-fallback.log"

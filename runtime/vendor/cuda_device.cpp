@@ -9,6 +9,7 @@
 #include "cuda_driver.hpp"
 
 #include "../registry.hpp"
+#include "../settings.hpp"
 
 #include <map>
 #include <mutex>
@@ -90,6 +91,9 @@ public:
         make_current();
         if (d_.module_load_data(&it->second, image.start) != 0)
           it->second = nullptr;
+        else if (info_flags())
+          info_line("%s: loaded the program's %s image (%zu bytes)", name().c_str(),
+                    image.arch.c_str(), image.size);
       }
       void *f = nullptr;
       if (it->second && d_.module_get_function(&f, it->second, kernel.entry.c_str()) == 0)

@@ -6,6 +6,7 @@
 #include "backends.hpp"
 
 #include "../registry.hpp"
+#include "../settings.hpp"
 
 #include <OffloadAPI.h>
 
@@ -78,6 +79,9 @@ public:
       auto [it, inserted] = programs_.try_emplace(image.start, nullptr);
       if (inserted && olCreateProgram(gpu_, image.start, image.size, &it->second) != nullptr)
         it->second = nullptr;  // not this device's architecture
+      else if (inserted && info_flags())
+        info_line("%s: loaded the program's %s image (%zu bytes)", name().c_str(),
+                  image.arch.c_str(), image.size);
       ol_symbol_handle_t s = nullptr;
       if (it->second &&
           olGetSymbol(it->second, kernel.entry.c_str(), OL_SYMBOL_KIND_KERNEL, &s) == nullptr)

@@ -156,6 +156,7 @@ int main(int argc, char **argv) {
       {"env-stack-too-small", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-too-small */ }},
       {"env-stack-too-large", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-too-large */ }},
       {"env-bad-streams", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-streams */ }},
+      {"env-bad-backend", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-backend */ }},
       {"buffer-bytes-overflow", [] { offload::buffer<double> b((std::size_t(1) << 61) + 1); /* case:buffer-bytes-overflow */ }},
       {"buffer-rounding-wraps", [] { offload::buffer<char> b(SIZE_MAX - 10); /* case:buffer-rounding-wraps */ }},
       {"throw-in-kernel", [] { offload::launch(throws, {.threads = {4}}, &x); /* case:throw-in-kernel */ }},

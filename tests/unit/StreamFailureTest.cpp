@@ -1,5 +1,5 @@
 // Unit tests for the message of a failure a GPU reports when its stream is waited for
-// (runtime/fault_report.hpp): one launch in flight is named as a device fault is; several are
+// (runtime/errors.hpp): one launch in flight is named as a device fault is; several are
 // listed, each distinct launch site once, in order, up to four.
 #include "errors.hpp"
 

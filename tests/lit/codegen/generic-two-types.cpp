@@ -14,7 +14,7 @@
 // RUN: cmp %t/out.sm_90.cubin %t/dev.sm_90.cubin
 // RUN: %offload-cxx --pass=host --device-image=%t/dev.bin --save-temps %s -o %t/prog
 // RUN: llvm-readelf -r %t/prog.registration.o | FileCheck %s --check-prefix=ENTRIES
-// RUN: llvm-readelf --string-dump=.llvm.rodata.offloading %t/prog.registration.o | FileCheck %s --check-prefix=NAMES
+// RUN: llvm-readelf --string-dump=.rodata.str1.1 %t/prog.registration.o | FileCheck %s --check-prefix=NAMES
 // RUN: llvm-readelf -r %t/prog.registration.o | FileCheck %s --check-prefix=CTORS
 // RUN: env OFFLOAD_INFO=-1 %t/prog 2>&1 | FileCheck %s --check-prefix=EXEC
 
@@ -71,15 +71,14 @@ int main() {
 // AMDHDR: Machine: EM_AMDGPU
 // AMDHDR: Flags: {{.*}}gfx90a
 
-// ENTRIES: Relocation section '.relallvm_offload_entries'
+// ENTRIES: Relocation section '.rela.data.rel.ro'
 // ENTRIES-DAG: _Z5scaleIdEvPA64_T_S0_
 // ENTRIES-DAG: _Z5scaleIfEvPA64_T_S0_
-// The program record's constructor (in .text) runs before the wrapper's __tgt_register_lib
-// constructor (in .text.startup): the runtime prepares the CUDA contexts first.
-// CTORS: Relocation section '.rela.init_array.101' at offset {{.*}} contains 2 entries:
+// The program record's constructor is the program's only registration: the runtime loads the
+// images itself (no libomptarget registration, no second load).
+// CTORS: Relocation section '.rela.init_array.101' at offset {{.*}} contains 1 entries:
 // CTORS-NEXT: Offset
 // CTORS-NEXT: 0000000000000000 {{.*}} .text + 0
-// CTORS-NEXT: 0000000000000008 {{.*}} .text.startup + 0
 
 // NAMES-DAG: __offload_entry_Z5scaleIdEvPA64_T_S0_
 // NAMES-DAG: __offload_entry_Z5scaleIfEvPA64_T_S0_

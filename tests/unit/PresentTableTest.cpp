@@ -1,0 +1,202 @@
+// Unit tests for the runtime's present table (runtime/present_table.hpp) over a device that
+// counts what it is asked to do, the memory pool GPUs allocate through (runtime/device.hpp), and
+// which images run on which devices (runtime/registry.hpp).
+#include "device.hpp"
+#include "present_table.hpp"
+#include "registry.hpp"
+
+#include <offload/launch.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+
+using namespace offload::rt;
+using offload::detail::arg_desc;
+using offload::detail::transfer;
+
+namespace {
+
+class counting_device final : public device {
+public:
+  counting_device() : device(0, "counting device") {}
+  void *allocate(std::uint64_t bytes) override {
+    ++allocations;
+    return std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  }
+  void release(void *memory) noexcept override {
+    ++releases;
+    std::free(memory);
+  }
+  void copy_in(void *dst, const void *src, std::uint64_t bytes) override {
+    if (fail_copies_in && copies_in + 1 >= fail_copies_in)
+      device_fails("refused by the test");
+    ++copies_in;
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_out(void *dst, const void *src, std::uint64_t bytes) override {
+    ++copies_out;
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_within(void *dst, const void *src, std::uint64_t bytes) override {
+    std::memmove(dst, src, bytes);
+  }
+  std::unique_ptr<stream> open_stream() override { return nullptr; }
+
+  int allocations = 0, releases = 0, copies_in = 0, copies_out = 0;
+  int fail_copies_in = 0;  // the n-th copy in fails (0: none)
+};
+
+arg_desc map_arg(const void *p, std::uint64_t bytes, transfer how) { return {how, p, bytes, 0}; }
+
+map_site site() {
+  static const char file[] = "dir/test.cpp";
+  return {[] { return std::string("kernel 'k' launched at test.cpp:7"); },
+          {file, "f", 7, 1}, nullptr};
+}
+
+void *at(offload::abi::slot_t slot) { return reinterpret_cast<void *>(static_cast<std::uintptr_t>(slot)); }
+
+} // namespace
+
+TEST(PresentTable, LaunchInsideARegionCopiesNothingUntilTheRegionEnds) {
+  counting_device d;
+  int x[4] = {1, 2, 3, 4};
+  arg_desc region[] = {map_arg(x, sizeof x, transfer::tofrom)};
+  d.present().map(region, 1, nullptr, site());
+  EXPECT_EQ(d.copies_in, 1);
+  offload::abi::slot_t slots[2] = {};
+  arg_desc launch[] = {map_arg(x, sizeof x, transfer::tofrom), {transfer::literal, nullptr, 4, 42}};
+  d.present().map(launch, 2, slots, site());
+  EXPECT_EQ(d.copies_in, 1) << "a present object is not copied again";
+  EXPECT_EQ(slots[1], 42u) << "literals pass as they are";
+  static_cast<int *>(at(slots[0]))[0] = 10;  // the "kernel" writes the device copy
+  d.present().unmap(launch, 2, true, site());
+  EXPECT_EQ(d.copies_out, 0) << "the region still holds x";
+  EXPECT_EQ(x[0], 1);
+  d.present().unmap(region, 1, true, site());
+  EXPECT_EQ(d.copies_out, 1);
+  EXPECT_EQ(x[0], 10);
+  EXPECT_EQ(d.allocations, d.releases);
+}
+
+TEST(PresentTable, OverlappingArgumentsShareOneCopyAndEachComesBack) {
+  counting_device d;
+  alignas(64) int v[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  arg_desc args[] = {map_arg(v + 4, 4 * sizeof(int), transfer::tofrom),
+                     map_arg(v, sizeof v, transfer::to)};
+  offload::abi::slot_t slots[3] = {};
+  d.present().map(args, 2, slots, site());
+  EXPECT_EQ(d.allocations, 1);
+  EXPECT_EQ(static_cast<char *>(at(slots[0])) - static_cast<char *>(at(slots[1])), 16);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(at(slots[1])) % 64, 0u) << "alignment kept";
+  static_cast<int *>(at(slots[0]))[0] = 40;  // v[4] through the first argument
+  static_cast<int *>(at(slots[1]))[0] = 99;  // v[0]: mapped `to`, does not come back
+  d.present().unmap(args, 2, true, site());
+  EXPECT_EQ(v[4], 40);
+  EXPECT_EQ(v[0], 0);
+  EXPECT_EQ(d.releases, 1);
+}
+
+TEST(PresentTable, AnObjectOverlappingAnEntryIsRefused) {
+  counting_device d;
+  int v[8] = {};
+  arg_desc region[] = {map_arg(v, 4 * sizeof(int), transfer::to)};
+  d.present().map(region, 1, nullptr, site());
+  arg_desc launch[] = {map_arg(v + 2, 4 * sizeof(int), transfer::tofrom)};
+  offload::abi::slot_t slots[2] = {};
+  try {
+    d.present().map(launch, 1, slots, site());
+    FAIL() << "an overlap was accepted";
+  } catch (const offload::error &e) {
+    EXPECT_NE(std::string(e.what()).find("kernel 'k' launched at test.cpp:7: an argument's 16 "
+                                         "bytes at"),
+              std::string::npos)
+        << e.what();
+  }
+  d.present().unmap(region, 1, true, site());
+  EXPECT_EQ(d.allocations, d.releases);
+}
+
+TEST(PresentTable, AFailedCopyLeavesNothingMapped) {
+  counting_device d;
+  int a[4] = {}, b[4] = {};
+  d.fail_copies_in = 2;
+  arg_desc args[] = {map_arg(a, sizeof a, transfer::to), map_arg(b, sizeof b, transfer::to)};
+  offload::abi::slot_t slots[3] = {};
+  EXPECT_THROW(d.present().map(args, 2, slots, site()), offload::error);
+  EXPECT_EQ(d.allocations, d.releases);
+  d.fail_copies_in = 0;
+  d.present().map(args, 2, slots, site());  // the table is as it was: both map anew
+  EXPECT_EQ(d.allocations, 4);
+  d.present().unmap(args, 2, true, site());
+}
+
+TEST(PresentTable, AFailedLaunchCopiesNothingBack) {
+  counting_device d;
+  int x = 1;
+  arg_desc args[] = {map_arg(&x, sizeof x, transfer::tofrom)};
+  offload::abi::slot_t slots[2] = {};
+  d.present().map(args, 1, slots, site());
+  *static_cast<int *>(at(slots[0])) = 2;
+  d.present().unmap(args, 1, /*copy_back=*/false, site());
+  EXPECT_EQ(x, 1);
+  EXPECT_EQ(d.copies_out, 0);
+}
+
+TEST(PresentTable, UpdatesCopyPresentObjectsOnly) {
+  counting_device d;
+  int x = 1, y = 5;
+  arg_desc region[] = {map_arg(&x, sizeof x, transfer::alloc)};
+  d.present().map(region, 1, nullptr, site());
+  EXPECT_EQ(d.copies_in, 0) << "alloc copies nothing in";
+  arg_desc both[] = {map_arg(&x, sizeof x, transfer::to), map_arg(&y, sizeof y, transfer::to)};
+  d.present().update(both, 2, /*to_device=*/true, site());
+  EXPECT_EQ(d.copies_in, 1) << "y is not present";
+  d.present().unmap(region, 1, true, site());
+}
+
+TEST(MemoryPool, ReleasedBlocksAreReusedAndDroppedWhenMemoryRunsOut) {
+  struct heap {
+    int allocations = 0, frees = 0;
+    bool exhausted = false;
+  } h;
+  memory_pool pool(
+      &h,
+      [](void *raw, std::uint64_t bytes) -> void * {
+        auto &h = *static_cast<heap *>(raw);
+        if (h.exhausted && h.frees == 0)
+          return nullptr;  // out of memory until the kept blocks are freed
+        ++h.allocations;
+        return std::malloc(bytes);
+      },
+      [](void *raw, void *memory) {
+        ++static_cast<heap *>(raw)->frees;
+        std::free(memory);
+      });
+  void *a = pool.take(1000);
+  pool.give_back(a);
+  EXPECT_EQ(pool.take(1024), a) << "1000 and 1024 bytes are one size class";
+  pool.give_back(a);
+  h.exhausted = true;
+  void *b = pool.take(5u << 20);
+  EXPECT_NE(b, nullptr);
+  EXPECT_EQ(h.frees, 1) << "the kept block was freed to make room";
+  pool.give_back(b);
+}
+
+TEST(ImageRunsOn, NvidiaMinorVersionsAndAmdFeatures) {
+  EXPECT_TRUE(image_runs_on("sm_90", "sm_90"));
+  EXPECT_TRUE(image_runs_on("sm_80", "sm_86"));
+  EXPECT_FALSE(image_runs_on("sm_86", "sm_80"));
+  EXPECT_FALSE(image_runs_on("sm_80", "sm_90"));
+  EXPECT_FALSE(image_runs_on("sm_90a", "sm_91"));
+  EXPECT_TRUE(image_runs_on("sm_90a", "sm_90"));
+  EXPECT_TRUE(image_runs_on("sm_100", "sm_103"));
+  EXPECT_FALSE(image_runs_on("sm_90", "gfx90a"));
+  EXPECT_TRUE(image_runs_on("gfx90a:xnack-", "gfx90a"));
+  EXPECT_FALSE(image_runs_on("gfx90a", "gfx942"));
+  EXPECT_FALSE(image_runs_on("host", "sm_90"));
+}
