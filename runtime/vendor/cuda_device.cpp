@@ -59,9 +59,15 @@ public:
 
   void *allocate(std::uint64_t bytes) override { return pool_.take(bytes); }
   void release(void *memory) noexcept override { pool_.give_back(memory); }
+  // Every copy is complete when it returns. cuMemcpyHtoD from pageable memory returns once the
+  // bytes are staged, before they reach the device, and a device-to-device copy does not wait at
+  // all: both are ordered only on the legacy stream, which the launch streams (non-blocking) do
+  // not wait for. So the legacy stream is waited for after them (found on the H200: a kernel
+  // read part of its input before it arrived).
   void copy_in(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
     d_.check(d_.memcpy_htod(address(dst), src, bytes));
+    d_.check(d_.stream_synchronize(nullptr));
   }
   void copy_out(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
@@ -70,6 +76,7 @@ public:
   void copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
     d_.check(d_.memcpy_dtod(address(dst), address(src), bytes));
+    d_.check(d_.stream_synchronize(nullptr));
   }
   std::unique_ptr<stream> open_stream() override {
     make_current();
