@@ -6,11 +6,19 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <offload/abi.hpp>
+
 #include <optional>
 
 using namespace clang;
 
 namespace offload::compiler {
+
+namespace {
+using offload::abi::param_kind;
+/// The manifest's spelling of a kind: the ABI's own (include/offload/abi.hpp).
+const char *name(param_kind K) { return offload::abi::param_kind_name(K); }
+} // namespace
 
 static constexpr const char *WhatToPass =
     "pass arithmetic or enum values, structs by value that are trivially copy-constructible and "
@@ -107,19 +115,22 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
   if (auto Special = specialClass(T)) {
     auto [Name, Element] = *Special;
     if (Name == "offload::device_ptr" || Name == "offload::readonly_ptr")
-      return {"device", ""};
+      return {name(param_kind::device), ""};
     if (std::string P = objectProblem(Element, Ctx); !P.empty())
-      return {"unmappable", P};
-    return {Element.isConstQualified() ? "span_to" : "span_tofrom", ""};
+      return {name(param_kind::unmappable), P};
+    return {Element.isConstQualified() ? name(param_kind::span_to)
+                                       : name(param_kind::span_tofrom),
+            ""};
   }
   if (const auto *R = T->getAs<ReferenceType>()) {
     if (T->isRValueReferenceType())
-      return {"unmappable", "rvalue references cannot be mapped; take the parameter by value or "
+      return {name(param_kind::unmappable), "rvalue references cannot be mapped; take the parameter by value or "
                             "by pointer"};
     QualType Object = R->getPointeeType();
     if (std::string P = objectProblem(Object, Ctx); !P.empty())
-      return {"unmappable", P};
-    return {Object.isConstQualified() ? "to" : "tofrom", ""};
+      return {name(param_kind::unmappable), P};
+    return {Object.isConstQualified() ? name(param_kind::map_to) : name(param_kind::map_tofrom),
+            ""};
   }
   if (const auto *P = T->getAs<PointerType>()) {
     QualType Object = P->getPointeeType();
@@ -127,14 +138,18 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
     while (const ArrayType *A = Ctx.getAsArrayType(Element))
       Element = A->getElementType();
     if (std::string Problem = objectProblem(Object, Ctx); !Problem.empty())
-      return {"unmappable", Problem};
-    return {Element.isConstQualified() || Object.isConstQualified() ? "to" : "tofrom", ""};
+      return {name(param_kind::unmappable), Problem};
+    return {Element.isConstQualified() || Object.isConstQualified()
+                ? name(param_kind::map_to)
+                : name(param_kind::map_tofrom),
+            ""};
   }
   if (T->isArrayType())
-    return {"unmappable", "arrays decay to pointers; pass a pointer to the array, T (*)[N]"};
+    return {name(param_kind::unmappable), "arrays decay to pointers; pass a pointer to the array, T (*)[N]"};
   if (std::string P = objectProblem(T, Ctx, Travel::CopiedOnce); !P.empty())
-    return {"unmappable", P};
-  return {Ctx.getTypeSize(T) <= 64 ? "literal" : "value", ""};
+    return {name(param_kind::unmappable), P};
+  return {Ctx.getTypeSize(T) <= 64 ? name(param_kind::literal) : name(param_kind::value_copy),
+          ""};
 }
 
 } // namespace offload::compiler

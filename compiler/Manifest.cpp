@@ -1,5 +1,8 @@
 // compiler/Manifest.cpp — see Manifest.h.
 #include "Manifest.h"
+#include <offload/abi.hpp>
+
+#include <optional>
 #include "Subprocess.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -40,7 +43,21 @@ std::string includeDirective(StringRef Path) {
                             : ("#include \"" + Path + "\"\n").str();
 }
 
-unsigned slotCount(StringRef Kind) { return Kind.starts_with("span_") ? 2 : 1; }
+std::optional<offload::abi::param_kind> paramKind(StringRef Name) {
+  using offload::abi::param_kind;
+  for (param_kind K : {param_kind::map_tofrom, param_kind::map_to, param_kind::literal,
+                       param_kind::value_copy, param_kind::span_tofrom, param_kind::span_to,
+                       param_kind::device, param_kind::unmappable})
+    if (Name == offload::abi::param_kind_name(K))
+      return K;
+  return std::nullopt;
+}
+
+unsigned slotCount(StringRef Kind) {
+  // The ABI's own count (include/offload/abi.hpp), not a copy of its rule.
+  std::optional<offload::abi::param_kind> K = paramKind(Kind);
+  return K ? offload::abi::slot_count(*K) : 1;
+}
 
 std::string deviceEntryName(StringRef HostSymbol) {
   return ("__offload_entry" + HostSymbol).str();

@@ -2,6 +2,9 @@
 // written by the host-metadata pass and read by the device and host passes (JSON, llvm::json).
 #pragma once
 
+#include <offload/abi.hpp>
+
+#include <optional>
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -71,6 +74,9 @@ bool includablePath(llvm::StringRef Path);
 
 /// Launch slots a parameter of this kind takes (offload::abi::slot_count): 2 for spans, else 1.
 unsigned slotCount(llvm::StringRef Kind);
+
+/// The ABI's parameter kind of a manifest's spelling ("span_to"), or none.
+std::optional<offload::abi::param_kind> paramKind(llvm::StringRef Name);
 
 /// The device entry symbol of a host-compiled kernel instantiation.
 std::string deviceEntryName(llvm::StringRef HostSymbol);

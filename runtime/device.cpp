@@ -45,6 +45,11 @@ void *memory_pool::take(std::uint64_t bytes) {
   return p;
 }
 
+memory_pool::~memory_pool() {
+  for (auto &[size, memory] : kept_)
+    free_(owner_, memory);
+}
+
 void memory_pool::give_back(void *memory) noexcept {
   std::lock_guard guard(lock_);
   if (auto it = sizes_.find(memory); it != sizes_.end())

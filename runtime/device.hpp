@@ -93,6 +93,8 @@ public:
   using free_fn = void (*)(void *owner, void *memory);
   memory_pool(void *owner, allocate_fn allocate, free_fn free)
       : owner_(owner), allocate_(allocate), free_(free) {}
+  /// Frees the kept blocks (blocks still taken belong to their holders).
+  ~memory_pool();
   /// A block of at least `bytes`: a kept one, else a new one; null when neither can be had.
   void *take(std::uint64_t bytes);
   /// Keeps `memory` (taken from this pool) for reuse.

@@ -9,6 +9,7 @@
 
 #include <offload/launch.hpp>
 
+#include <iterator>
 #include <vector>
 
 namespace offload {
@@ -32,12 +33,20 @@ map_site launch_map_site(const detail::launch_request &request, const kernel_inf
 void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
                     const detail::launch_request &request) {
   // The slots the kernel gets (one per argument, then a 0): mapped arguments at their copies.
-  thread_local std::vector<abi::slot_t> slots;
-  slots.assign(request.num_args + 1, 0);
+  // On the stack for the usual few arguments (not thread_local: a launch from a global's
+  // destructor runs after the thread's thread_locals are gone).
+  abi::slot_t few[16];
+  std::vector<abi::slot_t> many;
+  abi::slot_t *slots = few;
+  if (request.num_args + 1 > std::size(few)) {
+    many.resize(request.num_args + 1);
+    slots = many.data();
+  }
+  slots[request.num_args] = 0;
   const map_site site = launch_map_site(request, kernel);
-  on.present().map(request.args, request.num_args, slots.data(), site);
+  on.present().map(request.args, request.num_args, slots, site);
   try {
-    s.launch(kernel, request, slots.data());
+    s.launch(kernel, request, slots);
   } catch (const device_failure &f) {
     on.present().unmap(request.args, request.num_args, /*copy_back=*/false, site);
     fail(site.context(), "launch on " + on.name() + " failed: " + f.reason);

@@ -8,6 +8,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <pthread.h>
 
 namespace offload::rt {
 namespace {
@@ -34,6 +35,50 @@ std::string hex(std::uintptr_t v) {
 }
 std::string hex(const void *p) { return hex(reinterpret_cast<std::uintptr_t>(p)); }
 } // namespace
+
+namespace {
+/// Every table, for the fork handlers.
+struct all_tables {
+  std::mutex lock;
+  std::vector<present_table *> tables;
+};
+all_tables &tables() {
+  static all_tables *const all = new all_tables;  // never destroyed: fork may come at exit
+  return *all;
+}
+} // namespace
+
+present_table::present_table(device &owner) : device_(owner) {
+  static const bool handlers = [] {
+    // Before fork: take every table's lock (no launch is half-way through one); after it, in
+    // the parent and the child alike, give them back.
+    pthread_atfork(
+        [] {
+          tables().lock.lock();
+          for (present_table *t : tables().tables)
+            t->lock_.lock();
+        },
+        [] {
+          for (present_table *t : tables().tables)
+            t->lock_.unlock();
+          tables().lock.unlock();
+        },
+        [] {
+          for (present_table *t : tables().tables)
+            t->lock_.unlock();
+          tables().lock.unlock();
+        });
+    return true;
+  }();
+  (void)handlers;
+  std::lock_guard guard(tables().lock);
+  tables().tables.push_back(this);
+}
+
+present_table::~present_table() {
+  std::lock_guard guard(tables().lock);
+  std::erase(tables().tables, this);
+}
 
 bool present_table::maps_anything(const detail::arg_desc *args, std::uint32_t n) {
   for (std::uint32_t i = 0; i < n; ++i)

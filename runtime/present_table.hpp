@@ -37,7 +37,12 @@ struct map_site {
 
 class present_table {
 public:
-  explicit present_table(device &owner) : device_(owner) {}
+  /// Tables are locked around fork() (pthread_atfork), so that a child never inherits one held
+  /// by a parent's thread that is not in the child.
+  explicit present_table(device &owner);
+  ~present_table();
+  present_table(const present_table &) = delete;
+  present_table &operator=(const present_table &) = delete;
 
   /// Maps the n arguments (literals and empty or null ones are not mapped) and, when `slots` is
   /// given, sets slots[i] to argument i's device value (a literal as it is, a mapped object at

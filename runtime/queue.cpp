@@ -10,6 +10,7 @@
 // error, which names the kernel and its launch's file:line.
 #include "device_table.hpp"
 #include "launch_sequence.hpp"
+#include "present_table.hpp"
 #include "settings.hpp"
 
 #include <offload/detail/data_api.hpp>
@@ -22,6 +23,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <unistd.h>
 #include <variant>
 #include <vector>
 
@@ -55,6 +57,11 @@ struct queue_state {
   explicit queue_state(device_handle handle)
       : device(rt::device_of(handle.gpu)), worker([this] { work(); }) {}
   ~queue_state() {
+    if (getpid() != owner) {
+      // A child after fork(): the worker stayed in the parent. Nothing can be waited for here.
+      worker.detach();
+      return;
+    }
     {
       std::lock_guard guard(lock);
       stopping = true;
@@ -191,13 +198,28 @@ struct queue_state {
     // End the mappings of every launch since the last wait, newest first: the last release of an
     // object copies it back. After a failure nothing is copied back (the host objects keep what
     // they held before the launches), but the mappings end: a CPU device stays usable.
+    // One release for all of them: an object that a later launch maps tofrom comes back even
+    // when an earlier launch created its entry with to or alloc (the adversary's case: released
+    // one launch at a time, the last release was the `to` launch's, which copies nothing).
     const bool copy_back = !failed();
-    for (auto it = mapped.rbegin(); it != mapped.rend(); ++it)
+    if (!mapped.empty()) {
+      std::vector<arg_desc> all;
+      for (const mapped_launch &m : mapped)
+        all.insert(all.end(), m.job->request().args,
+                   m.job->request().args + m.job->request().num_args);
+      const launch_request &last = mapped.back().job->request();
+      const rt::map_site site{[&] {
+                                return "the launches queued on " + device.name() + " up to " +
+                                       rt::launch_site_text(last, mapped.back().kernel);
+                              },
+                              last.where, nullptr};
       try {
-        rt::unmap_launch(device, it->kernel, it->job->request(), copy_back);
+        device.present().unmap(all.data(), static_cast<std::uint32_t>(all.size()), copy_back,
+                               site);
       } catch (...) {
         record_error();
       }
+    }
     mapped.clear();
     marker.event->complete();
   }
@@ -222,6 +244,7 @@ struct queue_state {
   std::vector<mapped_launch> mapped;    // worker thread only
   std::vector<launched> in_flight;      // worker thread only: launches since the last sync
   std::pair<const void *, const rt::kernel_info *> last_kernel{nullptr, nullptr};
+  const pid_t owner = getpid();  ///< the process whose thread the worker is
   std::thread worker;  // last: starts once everything above exists
 };
 
@@ -249,6 +272,12 @@ void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {
 }
 
 void queue_wait(queue_state &queue) {
+  if (getpid() != queue.owner && queue.ops.empty() && queue.mapped.empty() && !queue.error)
+    return;  // a child after fork() with an idle queue: nothing to wait for
+  if (getpid() != queue.owner)
+    rt::fail("a queue on " + queue.device.name(),
+             "waited for in a child process after fork(): its worker thread and its launches "
+             "stayed in the parent; make a new queue in the child");
   auto event = std::make_shared<event_state>();
   queue.push(sync_marker{event});
   event_wait(*event);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <pthread.h>
 #include <unordered_map>
 
 namespace offload::rt {
@@ -21,8 +22,16 @@ struct registry {
   std::deque<std::vector<gpu_image>> images;  // one per program; a deque keeps them in place
 };
 registry &the_registry() {
-  static registry r;  // constructed on first use: registration runs from static constructors
-  return r;
+  // Constructed on first use: registration runs from static constructors. Its lock is held
+  // across fork() (pthread_atfork), so that a child never inherits it held by a parent's thread
+  // that is not in the child (every launch looks its kernel up).
+  static registry *const r = [] {
+    auto *made = new registry;  // never destroyed: launches may come from global destructors
+    pthread_atfork([] { the_registry().lock.lock(); }, [] { the_registry().lock.unlock(); },
+                   [] { the_registry().lock.unlock(); });
+    return made;
+  }();
+  return *r;
 }
 } // namespace
 

@@ -91,10 +91,16 @@ settings read_settings() {
     else
       s.nvidia = static_cast<settings::nvidia_backend>(i);
   }
-  if (const char *g = get("OFFLOAD_GPU_STREAMS"))
-    problem(std::string("OFFLOAD_GPU_STREAMS=") + g +
-            " is not read any more (every launch goes through one stream path; to drive NVIDIA "
-            "GPUs through LLVM's offload API, set OFFLOAD_GPU_BACKEND=liboffload)");
+  // The variable OFFLOAD_GPU_BACKEND replaced: "liboffload" still means liboffload on NVIDIA
+  // GPUs; "off"/"0" (libomptarget's launches, which are gone) now mean what unset means.
+  if (const char *g = get("OFFLOAD_GPU_STREAMS")) {
+    if (std::strcmp(g, "liboffload") == 0)
+      s.nvidia = settings::nvidia_backend::liboffload;
+    else if (std::strcmp(g, "off") != 0 && std::strcmp(g, "0") != 0)
+      problem(std::string("OFFLOAD_GPU_STREAMS=") + g +
+              " is not understood (it is kept only for off, 0 and liboffload; use "
+              "OFFLOAD_GPU_BACKEND=cuda|liboffload)");
+  }
   if (const char *c = get("OFFLOAD_CUDA_SCHEDULE")) {
     static const char *const names[] = {"auto", "spin", "yield", "blocking"};
     int i = one_of(c, names, /*fold=*/false);
