@@ -7,6 +7,7 @@
 #include "device_table.hpp"
 #include "settings.hpp"
 #include "vendor/cuda_driver.hpp"
+#include "vendor/liboffload_info.hpp"
 
 
 #include <offload/device_info.hpp>
@@ -21,14 +22,7 @@ namespace offload {
 namespace {
 
 std::string info_string(ol_device_handle_t device, ol_device_info_t what) {
-  size_t size = 0;
-  if (olGetDeviceInfoSize(device, what, &size) || size == 0)
-    return {};
-  std::string text(size, '\0');
-  if (olGetDeviceInfo(device, what, size, text.data()))
-    return {};
-  text.resize(text.find('\0') == std::string::npos ? size : text.find('\0'));
-  return text;
+  return rt::vendor::ol_text(device, what);
 }
 
 template <class T> T info_value(ol_device_handle_t device, ol_device_info_t what) {

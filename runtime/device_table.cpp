@@ -6,6 +6,7 @@
 #include "settings.hpp"
 #include "vendor/backends.hpp"
 #include "vendor/cuda_driver.hpp"
+#include "vendor/liboffload_info.hpp"
 
 #include <offload/launch.hpp>
 
@@ -30,15 +31,6 @@ bool some_image_runs_on(const std::vector<std::string> &archs, const std::string
                      [&](const std::string &a) { return image_runs_on(a, device_arch); });
 }
 
-std::string ol_text(ol_device_handle_t device, ol_device_info_t what) {
-  size_t size = 0;
-  if (olGetDeviceInfoSize(device, what, &size) || size == 0)
-    return {};
-  std::string text(size, '\0');
-  if (olGetDeviceInfo(device, what, size, text.data()))
-    return {};
-  return text.substr(0, text.find('\0'));
-}
 
 /// NVIDIA GPUs through the CUDA driver.
 void add_cuda_gpus(const std::vector<std::string> &archs, std::vector<gpu_row> &rows) {
@@ -89,8 +81,8 @@ void add_liboffload_gpus(const std::vector<std::string> &archs, bool with_nvidia
       continue;
     if (backend == OL_PLATFORM_BACKEND_CUDA && !with_nvidia)
       continue;
-    const std::string uid = ol_text(device, OL_DEVICE_INFO_UID);
-    std::string arch = ol_text(device, OL_DEVICE_INFO_NAME);
+    const std::string uid = vendor::ol_text(device, OL_DEVICE_INFO_UID);
+    std::string arch = vendor::ol_text(device, OL_DEVICE_INFO_NAME);
     if (backend == OL_PLATFORM_BACKEND_CUDA) {
       // liboffload's "name" of an NVIDIA GPU is the product's: the architecture comes from the
       // driver, for the ordinal whose UUID this is.
