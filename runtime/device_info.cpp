@@ -58,22 +58,13 @@ gpu_listing query_gpus() {
                     r->Details ? r->Details : "no details");
     return listing;
   }
-  std::vector<ol_device_handle_t> handles;
-  olIterateDevices(
-      [](ol_device_handle_t device, void *data) {
-        static_cast<std::vector<ol_device_handle_t> *>(data)->push_back(device);
-        return true;
-      },
-      &handles);
+  const std::vector<ol_device_handle_t> handles = rt::vendor::ol_devices();
   std::vector<std::string> usable_uids;
   for (int g = 0, n = rt::usable_gpu_count(); g < n; ++g)
     usable_uids.push_back(rt::uid_key(rt::gpu_uid(g)));
   const rt::vendor::cuda_driver *cuda = rt::vendor::cuda_driver::get();
   for (ol_device_handle_t h : handles) {
-    auto platform = info_value<ol_platform_handle_t>(h, OL_DEVICE_INFO_PLATFORM);
-    ol_platform_backend_t backend = OL_PLATFORM_BACKEND_UNKNOWN;
-    if (platform)
-      olGetPlatformInfo(platform, OL_PLATFORM_INFO_BACKEND, sizeof backend, &backend);
+    const ol_platform_backend_t backend = rt::vendor::ol_backend(h);
     if (backend == OL_PLATFORM_BACKEND_HOST || backend == OL_PLATFORM_BACKEND_UNKNOWN)
       continue;  // the CPU device is offload-cxx's own
     device_info d;

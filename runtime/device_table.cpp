@@ -56,27 +56,14 @@ void add_liboffload_gpus(const std::vector<std::string> &archs, bool with_nvidia
                 r->Details ? r->Details : "no details");
     return;
   }
-  std::vector<ol_device_handle_t> devices;
-  olIterateDevices(
-      [](ol_device_handle_t device, void *all) {
-        static_cast<std::vector<ol_device_handle_t> *>(all)->push_back(device);
-        return true;
-      },
-      &devices);
-  auto backend_of = [](ol_device_handle_t device) {
-    ol_platform_handle_t platform = nullptr;
-    ol_platform_backend_t backend = OL_PLATFORM_BACKEND_UNKNOWN;
-    if (olGetDeviceInfo(device, OL_DEVICE_INFO_PLATFORM, sizeof platform, &platform) == nullptr)
-      olGetPlatformInfo(platform, OL_PLATFORM_INFO_BACKEND, sizeof backend, &backend);
-    return backend;
-  };
+  const std::vector<ol_device_handle_t> devices = vendor::ol_devices();
   ol_device_handle_t host = nullptr;
   for (ol_device_handle_t device : devices)
-    if (backend_of(device) == OL_PLATFORM_BACKEND_HOST)
+    if (vendor::ol_backend(device) == OL_PLATFORM_BACKEND_HOST)
       host = device;
   const vendor::cuda_driver *cuda = vendor::cuda_driver::get();
   for (ol_device_handle_t device : devices) {
-    const ol_platform_backend_t backend = backend_of(device);
+    const ol_platform_backend_t backend = vendor::ol_backend(device);
     if (backend != OL_PLATFORM_BACKEND_CUDA && backend != OL_PLATFORM_BACKEND_AMDGPU)
       continue;
     if (backend == OL_PLATFORM_BACKEND_CUDA && !with_nvidia)
