@@ -84,11 +84,19 @@ int main(int argc, char **argv) {
   std::vector<double> times[6];
   double sum = 0;
   for (int k = 0; k < iterations; ++k) {
-    times[0].push_back(seconds([&] { offload::launch(copy, cfg, ca, c.data(), n); }));
-    times[1].push_back(seconds([&] { offload::launch(mul, cfg, b.data(), cc, scalar, n); }));
-    times[2].push_back(seconds([&] { offload::launch(add, cfg, ca, cb, c.data(), n); }));
-    times[3].push_back(seconds([&] { offload::launch(triad, cfg, a.data(), cb, cc, scalar, n); }));
-    times[4].push_back(seconds([&] { offload::launch(nstream, cfg, a.data(), cb, cc, scalar, n); }));
+    // Launches on buffers return before their kernels end (as CUDA's): each is timed to its end,
+    // as BabelStream's CUDA version synchronises after each kernel.
+    auto timed = [&](auto launch) {
+      return seconds([&] {
+        launch();
+        offload::synchronize();
+      });
+    };
+    times[0].push_back(timed([&] { offload::launch(copy, cfg, ca, c.data(), n); }));
+    times[1].push_back(timed([&] { offload::launch(mul, cfg, b.data(), cc, scalar, n); }));
+    times[2].push_back(timed([&] { offload::launch(add, cfg, ca, cb, c.data(), n); }));
+    times[3].push_back(timed([&] { offload::launch(triad, cfg, a.data(), cb, cc, scalar, n); }));
+    times[4].push_back(timed([&] { offload::launch(nstream, cfg, a.data(), cb, cc, scalar, n); }));
     times[5].push_back(seconds([&] {
       sum = 0;
       offload::launch(dot, dot_cfg, ca, cb, n, &sum);
@@ -134,9 +142,13 @@ int main(int argc, char **argv) {
   // Launch cost: an empty kernel launched and waited for; 1,000 queued then one wait.
   const int launches = argc > 3 ? std::atoi(argv[3]) : 10000;
   for (int k = 0; k < 100; ++k) offload::launch(empty, {}, std::uint64_t(k));
+  offload::synchronize();
   std::vector<double> single;
   for (int k = 0; k < launches; ++k)
-    single.push_back(seconds([&] { offload::launch(empty, {}, std::uint64_t(k)); }));
+    single.push_back(seconds([&] {
+      offload::launch(empty, {}, std::uint64_t(k));
+      offload::synchronize();
+    }));
   std::printf("launch_wait %.2f us\n", median(single) * 1e6);
   std::vector<double> queued;
   offload::queue q;

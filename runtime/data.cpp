@@ -83,8 +83,12 @@ void *device_allocate(device_handle device, std::uint64_t bytes, source_loc wher
 }
 
 void device_release(device_handle device, void *ptr) noexcept {
-  if (ptr)
-    rt::device_of(device.gpu).release(ptr);
+  if (!ptr)
+    return;
+  // A launch that has not been waited for may still use the memory (deferred_launches.hpp).
+  rt::device &d = rt::device_of(device.gpu);
+  d.deferred().settle_quietly();
+  d.release(ptr);
 }
 
 void copy_to_device(device_handle device, void *device_dst, const void *host_src,
@@ -92,6 +96,7 @@ void copy_to_device(device_handle device, void *device_dst, const void *host_src
   if (bytes == 0)
     return;
   rt::device &d = rt::device_of(device.gpu);
+  d.deferred().settle();
   copying(("to " + d.name()).c_str(), bytes, where, [&] { d.copy_in(device_dst, host_src, bytes); });
 }
 
@@ -100,6 +105,7 @@ void copy_to_host(device_handle device, void *host_dst, const void *device_src,
   if (bytes == 0)
     return;
   rt::device &d = rt::device_of(device.gpu);
+  d.deferred().settle();
   copying(("from " + d.name()).c_str(), bytes, where,
           [&] { d.copy_out(host_dst, device_src, bytes); });
 }
@@ -109,6 +115,8 @@ void copy_between_devices(device_handle dst_device, void *dst, device_handle src
   if (bytes == 0)
     return;
   rt::device &to = rt::device_of(dst_device.gpu), &from = rt::device_of(src_device.gpu);
+  to.deferred().settle();
+  from.deferred().settle();
   const std::string direction = "from " + from.name() + " to " + to.name();
   copying(direction.c_str(), bytes, where, [&] {
     if (&to == &from)

@@ -6,7 +6,8 @@
 namespace offload::rt {
 
 device::device(int number, std::string name)
-    : number_(number), name_(std::move(name)), present_(std::make_unique<present_table>(*this)) {}
+    : number_(number), name_(std::move(name)), present_(std::make_unique<present_table>(*this)),
+      deferred_(*this) {}
 
 device::~device() = default;
 

@@ -9,6 +9,7 @@
 // adds which launch or data call it was.
 #pragma once
 
+#include "deferred_launches.hpp"
 #include "errors.hpp"
 
 #include <offload/detail/runtime_api.hpp>
@@ -44,7 +45,11 @@ public:
   virtual void launch(const kernel_info *kernel, const detail::launch_request &request,
                       const abi::slot_t *slots) = 0;
   /// Waits for everything enqueued; throws device_failure when the device reports a failure.
+  /// Another thread may call it while the owner launches (deferred_launches.hpp).
   virtual void sync() = 0;
+  /// Whether a launch here may return before its kernel ends (deferred_launches.hpp): streams
+  /// whose sync() any thread may call. The CPU device runs kernels as they are launched.
+  virtual bool can_defer() const { return false; }
 };
 
 /// One device: its memory, its copies, its streams.
@@ -77,11 +82,14 @@ public:
 
   /// The host objects this device holds copies of (launch arguments, data regions).
   present_table &present() { return *present_; }
+  /// The launches that returned before their kernels ended, and when they are waited for.
+  deferred_launches &deferred() { return deferred_; }
 
 private:
   int number_;
   std::string name_;
   std::unique_ptr<present_table> present_;
+  deferred_launches deferred_;
 };
 
 /// Released GPU memory kept for reuse, by size class (powers of two up to 1 MiB, then 2 MiB

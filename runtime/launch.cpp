@@ -43,6 +43,8 @@ void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
     slots = many.data();
   }
   slots[request.num_args] = 0;
+  // What other streams of the device launched, and have not been waited for, comes first.
+  on.deferred().settle(&s);
   const map_site site = launch_map_site(request, kernel);
   on.present().map(request.args, request.num_args, slots, site);
   try {
@@ -72,17 +74,29 @@ stream &thread_stream(device &on) {
     static stream *const cpu = on.open_stream().release();  // stateless: one for every thread
     return *cpu;
   }
-  thread_local std::vector<std::unique_ptr<stream>> streams;  // by GPU number
+  /// The thread's streams, by GPU number; at the thread's end each is waited for (what it
+  /// deferred, and a failure, stays with its device: deferred_launches.hpp).
+  struct thread_streams {
+    std::vector<std::pair<device *, std::unique_ptr<stream>>> by_gpu;
+    ~thread_streams() {
+      for (auto &[d, s] : by_gpu)
+        if (s)
+          d->deferred().forget(*s);
+    }
+  };
+  thread_local thread_streams streams;
   const auto gpu = static_cast<std::size_t>(on.number());
-  if (gpu >= streams.size())
-    streams.resize(gpu + 1);
-  if (!streams[gpu])
+  if (gpu >= streams.by_gpu.size())
+    streams.by_gpu.resize(gpu + 1);
+  auto &[d, s] = streams.by_gpu[gpu];
+  if (!s)
     try {
-      streams[gpu] = on.open_stream();
+      s = on.open_stream();
+      d = &on;
     } catch (const device_failure &f) {
       fail("a stream on " + on.name(), f.reason);
     }
-  return *streams[gpu];
+  return *s;
 }
 
 } // namespace rt
@@ -135,18 +149,34 @@ void launch(const launch_request &requested) {
   }
   if (rt::info_flags())
     rt::report_launch(*request, kernel, on);
-  // Map, enqueue, wait, unmap.
+  // Map, enqueue, then either return at once — nothing comes back and nothing is freed, so the
+  // next operation that could see the kernel's effects waits for it (deferred_launches.hpp) —
+  // or wait and unmap.
   rt::enqueue_launch(on, s, kernel, *request);
+  rt::note_last_launch_device(on);
+  if (s.can_defer() && !rt::current_settings().launch_blocking &&
+      on.present().release_if_held(request->args, request->num_args)) {
+    on.deferred().add(s, *request, kernel);
+    return;
+  }
   try {
     s.sync();
   } catch (const rt::device_failure &f) {
     // The GPU failed (a fault): its copies are not trusted, nothing is copied back.
+    std::vector<std::string> sites = on.deferred().take_sites(s);
+    sites.push_back(rt::launch_site_text(*request, kernel));
     rt::unmap_launch(on, kernel, *request, /*copy_back=*/false);
-    rt::fail_in_flight(on, {rt::launch_site_text(*request, kernel)}, f.reason);
+    rt::fail_in_flight(on, sites, f.reason);
   }
+  on.deferred().waited(s);
   rt::unmap_launch(on, kernel, *request, /*copy_back=*/true);
-  rt::note_last_launch_device(on);
 }
+
+} // namespace detail
+
+void synchronize() { rt::deferred_launches::settle_all(); }
+
+namespace detail {
 
 } // namespace detail
 } // namespace offload

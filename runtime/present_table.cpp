@@ -261,9 +261,49 @@ std::string present_table::release(const detail::arg_desc *args, std::uint32_t n
   return failure;
 }
 
+bool present_table::release_if_held(const detail::arg_desc *args, std::uint32_t n) {
+  if (!maps_anything(args, n))
+    return true;
+  std::lock_guard guard(lock_);
+  std::vector<std::pair<entry *, unsigned>> counts;  // each entry, and this call's mentions
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const detail::arg_desc &a = args[k];
+    if (!is_mapped(a))
+      continue;
+    auto it = entries_.upper_bound(begin_of(a));
+    if (it == entries_.begin())
+      return false;
+    --it;
+    if (begin_of(a) + a.bytes > it->second.end)
+      return false;
+    auto c = std::find_if(counts.begin(), counts.end(),
+                          [&](const auto &p) { return p.first == &it->second; });
+    if (c == counts.end())
+      counts.emplace_back(&it->second, 1);
+    else
+      ++c->second;
+  }
+  for (const auto &[e, mentions] : counts)
+    if (e->references <= mentions)
+      return false;  // the last release: it copies back or frees
+  for (const auto &[e, mentions] : counts)
+    e->references -= mentions;
+  return true;
+}
+
 void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
                           const map_site &site) {
   std::string failure;
+  if (device_.deferred().any() && maps_anything(args, n)) {
+    try {
+      device_.deferred().settle();
+    } catch (...) {
+      // A deferred launch failed: the device's copies are not trusted; release, copy nothing.
+      std::lock_guard guard(lock_);
+      release(args, n, /*copy_back=*/false, site);
+      throw;
+    }
+  }
   {
     std::lock_guard guard(lock_);
     failure = release(args, n, copy_back, site);
@@ -274,6 +314,8 @@ void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool co
 
 void present_table::update(const detail::arg_desc *args, std::uint32_t n, bool to_device,
                            const map_site &site) {
+  if (maps_anything(args, n))
+    device_.deferred().settle();
   std::lock_guard guard(lock_);
   for (std::uint32_t k = 0; k < n; ++k) {
     const detail::arg_desc &a = args[k];

@@ -11,6 +11,10 @@
 // OFFLOAD_INFO shows the table's changes and copies in libomptarget's words ("Creating new map
 // entry", "Copying data from host to device", "Removing map entry"), each naming the kernel's
 // parameter and the launch's file:line.
+//
+// unmap() and update() first wait for the device's deferred launches (deferred_launches.hpp),
+// outside the table's lock; map() need not: a new entry's memory is never one a running kernel
+// uses (memory is released only after a settle).
 #pragma once
 
 #include <offload/detail/data_api.hpp>
@@ -53,6 +57,11 @@ public:
   /// failed launch nothing comes back) and is freed. Throws offload::error when a copy fails
   /// (every entry is released first).
   void unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back, const map_site &site);
+  /// Releases what map() took for the same arguments when that copies nothing back and frees
+  /// nothing — every object stays held by a data region or another launch — and returns true;
+  /// otherwise changes nothing and returns false. (A launch may then return before its kernel
+  /// ends: deferred_launches.hpp.)
+  bool release_if_held(const detail::arg_desc *args, std::uint32_t n);
   /// Copies present objects' bytes to the device (`to_device`) or back; others are left alone.
   void update(const detail::arg_desc *args, std::uint32_t n, bool to_device, const map_site &site);
 

@@ -84,7 +84,7 @@ settings read_settings() {
   }
   if (const char *g = get("OFFLOAD_GPU_BACKEND")) {
     static const char *const names[] = {"cuda", "liboffload"};
-    int i = one_of(g, names, /*fold=*/false);
+    int i = one_of(g, names, /*fold=*/true);
     if (i < 0)
       problem(std::string("OFFLOAD_GPU_BACKEND=") + g +
               " is not understood (cuda or liboffload, or leave it unset)");
@@ -101,9 +101,17 @@ settings read_settings() {
               " is not understood (it is kept only for off, 0 and liboffload; use "
               "OFFLOAD_GPU_BACKEND=cuda|liboffload)");
   }
+  if (const char *b = get("OFFLOAD_LAUNCH_BLOCKING")) {
+    if (whole_number(b, 0, 1, n))
+      s.launch_blocking = n == 1;
+    else
+      problem(std::string("OFFLOAD_LAUNCH_BLOCKING=") + b +
+              " is not understood (1: every launch waits for its kernel; 0 or unset: launches "
+              "that bring nothing back return at once)");
+  }
   if (const char *c = get("OFFLOAD_CUDA_SCHEDULE")) {
     static const char *const names[] = {"auto", "spin", "yield", "blocking"};
-    int i = one_of(c, names, /*fold=*/false);
+    int i = one_of(c, names, /*fold=*/true);
     if (i < 0)
       problem(std::string("OFFLOAD_CUDA_SCHEDULE=") + c +
               " is not understood (auto, spin, yield or blocking, or leave it unset)");

@@ -26,6 +26,9 @@ struct settings {
   enum class nvidia_backend { cuda, liboffload } nvidia = nvidia_backend::cuda;
   /// OFFLOAD_CUDA_SCHEDULE: the CUDA contexts' scheduling policy (vendor/cuda_driver.cpp).
   enum class cuda_schedule { automatic, spin, yield, blocking } schedule = cuda_schedule::automatic;
+  /// OFFLOAD_LAUNCH_BLOCKING=1: every launch waits for its kernel (a failure then shows at the
+  /// launch that made it, as CUDA_LAUNCH_BLOCKING does for CUDA).
+  bool launch_blocking = false;
   /// Why the environment cannot be used (the first problem found), or empty.
   std::string problem;
 };

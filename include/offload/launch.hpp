@@ -51,6 +51,11 @@ inline constexpr std::uint32_t max_workgroup_threads_z = 64;
 inline constexpr std::uint32_t max_workgroups_x = 2147483647u;
 inline constexpr std::uint32_t max_workgroups_yz = 65535;
 
+/// Waits for every launch that returned before its kernel ended (offload::launch), on every
+/// device; throws offload::error naming the launch when one failed. Launches that wait, and
+/// queues (queue::wait), need no call.
+void synchronize();
+
 /// The device that ran the calling thread's last successful launch, e.g. "CUDA device 0"
 /// or "CPU device (4 threads)"; empty before the first launch.
 std::string last_launch_device();
@@ -294,11 +299,17 @@ void launch_range_and_wait(void (*kernel)(P...), const range_at &r, A &&...args)
 }
 } // namespace detail
 
-/// Launches `kernel` with `args` and waits for it. Each argument converts to the kernel's
-/// parameter as in a call; pointed-to, referenced and spanned objects are copied to the device
-/// and back (to only, for const; or as offload::to/from/tofrom/alloc say), values travel by
-/// value, device pointers as they are. Throws offload::error on failure, naming the launch's
-/// file:line. A config written in the call (`{.workgroups = ...}`) binds the first overload, a
+/// Launches `kernel` with `args`. Each argument converts to the kernel's parameter as in a
+/// call; pointed-to, referenced and spanned objects are copied to the device and back (to only,
+/// for const; or as offload::to/from/tofrom/alloc say), values travel by value, device pointers
+/// as they are. When something comes back to the host (or a copy is freed) the launch waits for
+/// the kernel; otherwise — values, device pointers, buffers, objects a data region holds — on a
+/// GPU it returns once the kernel is enqueued, as a CUDA launch does, and whatever could see the
+/// kernel's effects waits for it first: a copy between host and device, a region's end, a
+/// launch from another thread or queue, releasing a buffer, offload::synchronize(), the
+/// program's exit (OFFLOAD_LAUNCH_BLOCKING=1: every launch waits). Throws offload::error on
+/// failure, naming the launch's file:line — for a launch that returned early, at that next wait.
+/// A config written in the call (`{.workgroups = ...}`) binds the first overload, a
 /// launch_config value the second (which records the call's place).
 template <class... P, class... A>
 void launch(void (*kernel)(P...), detail::config_literal &&config, A &&...args) {
@@ -309,7 +320,8 @@ void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {
   detail::launch_and_wait(kernel, config.config, std::forward<A>(args)...);
 }
 
-/// Launches `kernel` over `range{n}` (n work-items, 1-D) on the default device and waits: the
+/// Launches `kernel` over `range{n}` (n work-items, 1-D) on the default device (waiting as the
+/// launch above): the
 /// workgroup size is the device's choice — on GPUs the one with the highest occupancy for this
 /// kernel (as cudaOccupancyMaxPotentialBlockSize), on the CPU device large workgroups — and the
 /// grid is rounded up to whole workgroups, so the kernel compares global_id_x() with n, as any

@@ -34,6 +34,7 @@ public:
   void launch(const kernel_info *kernel, const detail::launch_request &request,
               const abi::slot_t *slots) override;
   void sync() override;
+  bool can_defer() const override { return true; }
 
 private:
   cuda_gpu &gpu_;

@@ -136,7 +136,20 @@ int main(int argc, char **argv) {
       {"gpu-out-of-bounds", [] {
          offload::buffer<double> b(16);
          offload::launch(write_far, {}, b.data(), std::size_t(1) << 40); /* case:gpu-out-of-bounds */
+         offload::synchronize();  // the launch brings nothing back: it returned before the kernel ended
          std::printf("the out-of-bounds write was not caught (%s)\n", offload::last_launch_device().c_str());
+       }},
+      {"gpu-deferred-fault-then-launch", [&] {
+         expect_intact([&] {
+           offload::buffer<double> b(16);
+           offload::launch(write_far, {}, b.data(), std::size_t(1) << 40); /* case:gpu-deferred-fault-then-launch */
+           offload::launch(scale, {.workgroups = {4}, .threads = {256}}, std::span(v), 3.0);
+         }, v, original);
+       }},
+      {"gpu-deferred-fault-at-exit", [] {
+         auto *b = new offload::buffer<double>(16);  // never released: only the exit waits
+         offload::launch(write_far, {}, b->data(), std::size_t(1) << 40); /* case:gpu-deferred-fault-at-exit */
+         std::printf("returned before the kernel ended (%s)\n", offload::last_launch_device().c_str());
        }},
       {"gpu-queue-fault", [&] {
          expect_intact([&] {

@@ -1,7 +1,7 @@
 // Unit tests for the runtime's present table (runtime/present_table.hpp) over a device that
 // counts what it is asked to do, the memory pool GPUs allocate through (runtime/device.hpp), and
 // which images run on which devices (runtime/registry.hpp).
-#include "device.hpp"
+#include "counting_device.hpp"
 #include "present_table.hpp"
 #include "registry.hpp"
 
@@ -14,40 +14,11 @@
 
 
 using namespace offload::rt;
+using offload::rt::testing::counting_device;
 using offload::detail::arg_desc;
 using offload::detail::transfer;
 
 namespace {
-
-class counting_device final : public device {
-public:
-  counting_device() : device(0, "counting device") {}
-  void *allocate(std::uint64_t bytes) override {
-    ++allocations;
-    return std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-  }
-  void release(void *memory) noexcept override {
-    ++releases;
-    std::free(memory);
-  }
-  void copy_in(void *dst, const void *src, std::uint64_t bytes) override {
-    if (fail_copies_in && copies_in + 1 >= fail_copies_in)
-      device_fails("refused by the test");
-    ++copies_in;
-    std::memcpy(dst, src, bytes);
-  }
-  void copy_out(void *dst, const void *src, std::uint64_t bytes) override {
-    ++copies_out;
-    std::memcpy(dst, src, bytes);
-  }
-  void copy_within(void *dst, const void *src, std::uint64_t bytes) override {
-    std::memmove(dst, src, bytes);
-  }
-  std::unique_ptr<stream> open_stream() override { return nullptr; }
-
-  int allocations = 0, releases = 0, copies_in = 0, copies_out = 0;
-  int fail_copies_in = 0;  // the n-th copy in fails (0: none)
-};
 
 arg_desc map_arg(const void *p, std::uint64_t bytes, transfer how) { return {how, p, bytes, 0}; }
 

@@ -60,8 +60,9 @@ struct launch_request {
   std::uint64_t range_begin = 0, range_end = 0;
 };
 
-/// Launches and waits. Throws offload::error naming the kernel and `where` on failure; the host
-/// objects the launch maps are then as they were before it.
+/// Launches, and waits unless nothing comes back (offload::launch). Throws offload::error naming
+/// the kernel and `where` on failure; the host objects the launch maps are then as they were
+/// before it.
 void launch(const launch_request &request);
 
 } // namespace offload::detail
