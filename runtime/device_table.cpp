@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include <unistd.h>
+
 namespace offload::rt {
 namespace {
 
@@ -121,10 +123,20 @@ std::vector<gpu_row> find_gpus() {
   return rows;
 }
 
+/// The process that found the GPUs: a child of fork() cannot use them (the CUDA driver, and the
+/// GPU libraries built on it, do not survive a fork once initialised).
+pid_t gpus_found_by = 0;
+
 const std::vector<gpu_row> &gpus() {
-  static const std::vector<gpu_row> *const rows = new std::vector<gpu_row>(find_gpus());
+  static const std::vector<gpu_row> *const rows = [] {
+    gpus_found_by = getpid();
+    return new std::vector<gpu_row>(find_gpus());
+  }();
   return *rows;  // never destroyed: streams and memory are used until the process ends
 }
+
+/// Whether this is a child of fork() whose parent had started its GPUs.
+bool forked_from_gpu_user() { return !gpus().empty() && getpid() != gpus_found_by; }
 
 std::atomic<bool> exiting{false};
 
@@ -173,6 +185,13 @@ device_choice choose_device_or_explain(int requested, bool has_image, std::strin
           "offload::cpu_device";
     return {};
   }
+  if (requested >= 0 && forked_from_gpu_user()) {
+    why = "GPU " + std::to_string(requested) +
+          " cannot be used in a child process made by fork() after the parent used the GPUs "
+          "(their driver does not survive fork): launch from the parent, exec a new program in "
+          "the child, or launch on offload::cpu_device";
+    return {};
+  }
   if (requested >= 0) {
     if (requested >= count) {
       why = "device " + std::to_string(requested) + " does not exist (" + std::to_string(count) +
@@ -189,7 +208,8 @@ device_choice choose_device_or_explain(int requested, bool has_image, std::strin
   } else if (requested == default_device) {
     // At exit the GPU runtime may be gone: the default device is then the CPU device, which
     // computes the same results.
-    if (count > 0 && has_image && !gpus_shut_down())
+    // In a child of fork() the parent's GPUs are out of reach: the CPU device computes the same.
+    if (count > 0 && has_image && !gpus_shut_down() && !forked_from_gpu_user())
       gpu = 0;
   } else if (requested != cpu_device) {
     why = "invalid device number " + std::to_string(requested);

@@ -135,6 +135,20 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
     return;
   std::sort(objects.begin(), objects.end(),
             [](const object &a, const object &b) { return a.begin < b.begin; });
+  if (device_.deferred().any()) {
+    // A new copy is made by a copy in, which the device would refuse after a deferred launch's
+    // fault (with a reason naming no launch): the deferred launches are waited for first.
+    bool all_held = true;
+    {
+      std::lock_guard guard(lock_);
+      for (const object &o : objects) {
+        auto next = entries_.upper_bound(o.begin);
+        all_held = all_held && next != entries_.begin() && o.end <= std::prev(next)->second.end;
+      }
+    }
+    if (!all_held)
+      device_.deferred().settle();
+  }
   const std::uint32_t info = info_flags();
   std::vector<detail::arg_desc> counted;  // what to release if a later object fails
   std::lock_guard guard(lock_);

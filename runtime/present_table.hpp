@@ -13,8 +13,8 @@
 // parameter and the launch's file:line.
 //
 // unmap() and update() first wait for the device's deferred launches (deferred_launches.hpp),
-// outside the table's lock; map() need not: a new entry's memory is never one a running kernel
-// uses (memory is released only after a settle).
+// outside the table's lock, and so does map() when it makes a new copy (a copy in after a
+// deferred launch's fault would fail naming no launch).
 #pragma once
 
 #include <offload/detail/data_api.hpp>

@@ -294,7 +294,7 @@ CASES = [
     # --- run, GPU only ---
     run_case("gpu-out-of-bounds", "device-fault", kernel="write_far", gpu=True),
     run_case("gpu-queue-fault", "queued-device-fault", kernel="write_far", gpu=True),
-    run_case("gpu-deferred-fault-then-launch", "queued-device-fault", kernel="write_far", gpu=True),
+    run_case("gpu-deferred-fault-then-launch", "device-fault", kernel="write_far", gpu=True),
     run_case("gpu-deferred-fault-at-exit", "device-fault", kernel="write_far", gpu=True),
     run_case("gpu-buffer-too-large", "out-of-device-memory", gpu=True),
 ]

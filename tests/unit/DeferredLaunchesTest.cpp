@@ -87,8 +87,18 @@ TEST(DeferredLaunches, CopiesAndOtherStreamsWaitFirst) {
   d.present().update(region, 1, /*to_device=*/false, region_site());
   EXPECT_EQ(s.syncs, 2) << "an update waits";
   d.deferred().add(s, k.request, &k.kernel);
+  arg_desc held[] = {map_arg(x + 1, 4, transfer::tofrom)};
+  d.present().map(held, 1, nullptr, region_site());
+  EXPECT_EQ(s.syncs, 2) << "mapping a held object makes no copy and waits for nothing";
+  EXPECT_TRUE(d.present().release_if_held(held, 1));
+  int y = 5;
+  arg_desc fresh[] = {map_arg(&y, sizeof y, transfer::to)};
+  d.present().map(fresh, 1, nullptr, region_site());
+  EXPECT_EQ(s.syncs, 3) << "a new copy waits (a copy in after a fault would name no launch)";
+  d.present().unmap(fresh, 1, true, region_site());
+  d.deferred().add(s, k.request, &k.kernel);
   d.present().unmap(region, 1, true, region_site());
-  EXPECT_EQ(s.syncs, 3) << "a region's end waits";
+  EXPECT_EQ(s.syncs, 4) << "a region's end waits";
 }
 
 TEST(DeferredLaunches, AFailureNamesTheLaunchesAndNothingComesBack) {

@@ -1,7 +1,8 @@
 // Issue 16's runtime, against what the adversarial pass found in it: a queue's wait() copies back
 // an object that a later launch maps tofrom although an earlier one created its entry with to or
 // alloc; a queue inherited by a fork()ed child is an error there, not a hang; fork() while
-// another thread launches never leaves the child's launches waiting on a lock; the retired
+// another thread launches never leaves the child's launches waiting on a lock (a child of a
+// parent that used a GPU launches on the CPU device); the retired
 // OFFLOAD_GPU_STREAMS values are still accepted.
 // RUN: %offload-cxx -O2 %s -o %t
 // RUN: %t | FileCheck %s
@@ -90,10 +91,36 @@ int main() {
       }
       int status = 0;
       waitpid(child, &status, 0);
-      stuck += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::printf("child %d: %s %d\n", k, WIFEXITED(status) ? "exit status" : "signal",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+        ++stuck;
+      }
     }
     stop = true;
     t.join();
+    // A child of a parent that used a GPU cannot use it (the driver does not survive fork):
+    // its default-device launches above ran on the CPU device; naming the GPU is an error.
+    if (offload::gpu_count() > 0) {
+      const pid_t child = fork();
+      if (child == 0) {
+        alarm(10);
+        int x = 0;
+        try {
+          offload::launch(add, {.device = 0}, std::span(&x, 1), 1);
+          _exit(6);
+        } catch (const offload::error &e) {
+          std::fprintf(stderr, "%s\n", e.what());
+          _exit(std::string(e.what()).find("fork") != std::string::npos ? 0 : 7);
+        }
+      }
+      int status = 0;
+      waitpid(child, &status, 0);
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::printf("a child's launch on GPU 0: status %d\n", status);
+        ++failures;
+      }
+    }
     if (stuck) {
       std::printf("%d of 20 children did not finish their launch\n", stuck);
       ++failures;
