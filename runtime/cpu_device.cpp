@@ -156,16 +156,24 @@ private:
 worker_pool &the_pool() {
   // Never destroyed: a launch from a global's destructor, at exit, still finds its threads
   // (they wait, idle, until the process ends).
-  static worker_pool *pool = new worker_pool(cpu_device_threads());
-  return *pool;
+  // An atomic, not a function-local static, so that a fork() while another thread makes the
+  // pool does not leave the child waiting on the static's guard (the child runs launches on its
+  // one thread but asks the pool first).
+  static std::atomic<worker_pool *> pool{nullptr};
+  worker_pool *p = pool.load(std::memory_order_acquire);
+  if (!p) {
+    auto *made = new worker_pool(cpu_device_threads());
+    if (pool.compare_exchange_strong(p, made, std::memory_order_acq_rel))
+      p = made;
+    else
+      delete made;  // another thread's is in place (and in p)
+  }
+  return *p;
 }
 
 } // namespace
 
-unsigned cpu_device_threads() {
-  static const unsigned n = current_settings().cpu_threads;
-  return n;
-}
+unsigned cpu_device_threads() { return current_settings().cpu_threads; }
 
 const std::string &cpu_device_name() {
   static const std::string name =

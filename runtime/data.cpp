@@ -105,6 +105,10 @@ void copy_to_host(device_handle device, void *host_dst, const void *device_src,
   if (bytes == 0)
     return;
   rt::device &d = rt::device_of(device.gpu);
+  // After this thread's deferred launches: the copy goes on their stream (one wait, as CUDA's
+  // cudaMemcpy after kernels on the default stream).
+  if (d.deferred().copy_out_in_order(host_dst, device_src, bytes))
+    return;
   d.deferred().settle();
   copying(("from " + d.name()).c_str(), bytes, where,
           [&] { d.copy_out(host_dst, device_src, bytes); });

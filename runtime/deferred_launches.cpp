@@ -82,7 +82,7 @@ void deferred_launches::add(stream &s, const detail::launch_request &request,
   std::lock_guard guard(lock_);
   auto it = std::find_if(streams_.begin(), streams_.end(), [&](const held &h) { return h.s == &s; });
   if (it == streams_.end()) {
-    streams_.push_back({&s, {}, 0});
+    streams_.push_back({&s, std::this_thread::get_id(), {}, 0});
     it = std::prev(streams_.end());
     update_count_locked();
   }
@@ -170,6 +170,32 @@ std::vector<std::string> deferred_launches::take_sites(stream &s) {
     }
   update_count_locked();
   return sites;
+}
+
+bool deferred_launches::copy_out_in_order(void *host_dst, const void *device_src,
+                                          std::uint64_t bytes) {
+  if (!any())
+    return false;
+  std::string failure;
+  {
+    std::lock_guard guard(lock_);
+    if (streams_.size() != 1 || !kept_failure_.empty() ||
+        streams_.front().owner != std::this_thread::get_id())
+      return false;
+    held &h = streams_.front();
+    try {
+      if (!h.s->copy_out_in_order(host_dst, device_src, bytes))
+        return false;
+    } catch (const device_failure &f) {
+      failure = stream_failure_message(texts(h), owner_.name(), f.reason) +
+                " (the launch had returned; the failure showed when a copy waited for it)";
+    }
+    streams_.clear();
+    update_count_locked();
+  }
+  if (!failure.empty())
+    throw offload::error(failure);
+  return true;
 }
 
 void deferred_launches::forget(stream &s) noexcept {

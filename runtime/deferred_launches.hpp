@@ -26,6 +26,7 @@
 #include <atomic>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace offload::rt {
@@ -63,6 +64,11 @@ public:
   /// The launch sites deferred on `s` (launch_site_text each), which a failed wait of `s` also
   /// names; `s` is no longer in the set.
   std::vector<std::string> take_sites(stream &s);
+  /// When the calling thread's stream holds the only deferred launches, copies device memory to
+  /// the host in order after them (stream::copy_out_in_order: one wait, not two) and returns
+  /// true; otherwise false, and nothing is done (settle, then copy). A failure throws
+  /// offload::error naming the launches.
+  bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes);
   /// `s` is about to be destroyed: waits for it, keeping a failure.
   void forget(stream &s) noexcept;
 
@@ -76,6 +82,7 @@ private:
   };
   struct held {
     stream *s;
+    std::thread::id owner;  ///< the thread whose launches these are
     std::vector<site> sites;  ///< distinct launch sites, in order, at most a few
     std::uint64_t launches = 0;
   };

@@ -50,6 +50,12 @@ public:
   /// Whether a launch here may return before its kernel ends (deferred_launches.hpp): streams
   /// whose sync() any thread may call. The CPU device runs kernels as they are launched.
   virtual bool can_defer() const { return false; }
+  /// Copies device memory to the host after the stream's launches and waits for both — one
+  /// wait instead of a sync() and a copy; false (nothing done) where the stream cannot.
+  virtual bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) {
+    (void)host_dst, (void)device_src, (void)bytes;
+    return false;
+  }
 };
 
 /// One device: its memory, its copies, its streams.

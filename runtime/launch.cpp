@@ -9,6 +9,7 @@
 
 #include <offload/launch.hpp>
 
+#include <atomic>
 #include <iterator>
 #include <vector>
 
@@ -71,8 +72,19 @@ void fail_in_flight(const device &on, const std::vector<std::string> &sites,
 
 stream &thread_stream(device &on) {
   if (on.is_cpu()) {
-    static stream *const cpu = on.open_stream().release();  // stateless: one for every thread
-    return *cpu;
+    // Stateless: one for every thread. Not a function-local static: a fork() while another
+    // thread made the first CPU launch left the child waiting for that initialisation forever
+    // (one_runtime, about 1 run in 100); an atomic has no guard to wait on.
+    static std::atomic<stream *> cpu{nullptr};
+    stream *s = cpu.load(std::memory_order_acquire);
+    if (!s) {
+      stream *made = on.open_stream().release();
+      if (cpu.compare_exchange_strong(s, made, std::memory_order_acq_rel))
+        s = made;
+      else
+        delete made;  // another thread's is in place (and in s)
+    }
+    return *s;
   }
   /// The thread's streams, by GPU number; at the thread's end each is waited for (what it
   /// deferred, and a failure, stays with its device: deferred_launches.hpp).

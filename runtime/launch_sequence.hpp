@@ -5,7 +5,8 @@
 //   -> map the arguments (present_table) -> enqueue on a stream (device.hpp) -> [wait -> unmap]
 //
 // offload::launch is a queue of one launch on the calling thread's stream: it waits and unmaps
-// at once. A queue (queue.cpp) keeps the mappings until its wait().
+// at once, unless nothing would come back (deferred_launches.hpp). A queue (queue.cpp) keeps the
+// mappings until its wait().
 #pragma once
 
 #include "device.hpp"

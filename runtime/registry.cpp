@@ -1,6 +1,8 @@
 // runtime/registry.cpp — see registry.hpp.
 #include "registry.hpp"
 
+#include "settings.hpp"
+
 #include "errors.hpp"
 
 #include <algorithm>
@@ -27,8 +29,14 @@ registry &the_registry() {
   // that is not in the child (every launch looks its kernel up).
   static registry *const r = [] {
     auto *made = new registry;  // never destroyed: launches may come from global destructors
-    pthread_atfork([] { the_registry().lock.lock(); }, [] { the_registry().lock.unlock(); },
-                   [] { the_registry().lock.unlock(); });
+    // Before fork() the settings are read too: a child must not inherit their initialisation
+    // half-done by another thread (it would wait on the static's guard for ever).
+    pthread_atfork(
+        [] {
+          (void)current_settings();
+          the_registry().lock.lock();
+        },
+        [] { the_registry().lock.unlock(); }, [] { the_registry().lock.unlock(); });
     return made;
   }();
   return *r;

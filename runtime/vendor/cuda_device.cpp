@@ -35,6 +35,7 @@ public:
               const abi::slot_t *slots) override;
   void sync() override;
   bool can_defer() const override { return true; }
+  bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) override;
 
 private:
   cuda_gpu &gpu_;
@@ -186,6 +187,16 @@ void cuda_stream::launch(const kernel_info *kernel, const detail::launch_request
   d.check(d.launch_kernel(f, request.workgroups.x, request.workgroups.y, request.workgroups.z,
                           request.threads.x, request.threads.y, request.threads.z,
                           request.dynamic_shared_bytes, stream_, parameters_.data(), nullptr));
+}
+
+bool cuda_stream::copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) {
+  // To pageable memory the copy returns when done; to pinned memory it does not: the sync
+  // covers both (and is a query when the copy is done).
+  const cuda_driver &d = gpu_.driver();
+  gpu_.make_current();
+  d.check(d.memcpy_dtoh_async(host_dst, reinterpret_cast<cu_device_ptr>(device_src), bytes, stream_));
+  d.check(d.stream_synchronize(stream_));
+  return true;
 }
 
 void cuda_stream::sync() {

@@ -47,7 +47,8 @@ const cuda_driver *cuda_driver::get() {
         load(d.func_set_attribute, "cuFuncSetAttribute") &&
         load(d.launch_kernel, "cuLaunchKernel") && load(d.mem_alloc, "cuMemAlloc_v2") &&
         load(d.mem_free, "cuMemFree_v2") && load(d.memcpy_htod, "cuMemcpyHtoD_v2") &&
-        load(d.memcpy_dtoh, "cuMemcpyDtoH_v2") && load(d.memcpy_dtod, "cuMemcpyDtoD_v2") &&
+        load(d.memcpy_dtoh, "cuMemcpyDtoH_v2") &&
+        load(d.memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2") && load(d.memcpy_dtod, "cuMemcpyDtoD_v2") &&
         load(d.get_error_string, "cuGetErrorString");
     load(d.occupancy_max_potential_block_size, "cuOccupancyMaxPotentialBlockSize");
     if (!ok || d.init(0) != 0)

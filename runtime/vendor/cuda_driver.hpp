@@ -34,6 +34,7 @@ struct cuda_driver {
   int (*mem_free)(cu_device_ptr);
   int (*memcpy_htod)(cu_device_ptr, const void *, std::size_t);
   int (*memcpy_dtoh)(void *, cu_device_ptr, std::size_t);
+  int (*memcpy_dtoh_async)(void *, cu_device_ptr, std::size_t, void *);
   int (*memcpy_dtod)(cu_device_ptr, cu_device_ptr, std::size_t);
   int (*get_error_string)(int, const char **);
   /// cuOccupancyMaxPotentialBlockSize (null when the driver lacks it).

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -165,6 +167,42 @@ TEST(DeferredLaunches, AWaitedStreamLeavesTheSetAndNamesItsLaunches) {
   const std::vector<std::string> sites = d.deferred().take_sites(s);
   ASSERT_EQ(sites.size(), 1u);
   EXPECT_EQ(sites[0], "kernel 'k' launched at test.cpp:40");
+  EXPECT_FALSE(d.deferred().any());
+}
+
+TEST(DeferredLaunches, ACopyAfterTheThreadsOwnLaunchesGoesOnTheirStream) {
+  counting_device d;
+  counting_stream s, other;
+  launch_at k(60);
+  long device_value = 42, host_value = 0;
+  EXPECT_FALSE(d.deferred().copy_out_in_order(&host_value, &device_value, sizeof host_value))
+      << "nothing deferred: a plain copy";
+  d.deferred().add(s, k.request, &k.kernel);
+  EXPECT_TRUE(d.deferred().copy_out_in_order(&host_value, &device_value, sizeof host_value));
+  EXPECT_EQ(host_value, 42);
+  EXPECT_EQ(s.copies_in_order, 1);
+  EXPECT_FALSE(d.deferred().any()) << "the stream was waited for";
+
+  d.deferred().add(s, k.request, &k.kernel);
+  bool from_other_thread = true;
+  std::thread([&] {
+    from_other_thread = d.deferred().copy_out_in_order(&host_value, &device_value, 8);
+  }).join();
+  EXPECT_FALSE(from_other_thread) << "another thread's launches: settle, then copy";
+  d.deferred().add(other, k.request, &k.kernel);
+  EXPECT_FALSE(d.deferred().copy_out_in_order(&host_value, &device_value, 8)) << "two streams";
+  d.deferred().settle();
+
+  d.deferred().add(s, k.request, &k.kernel);
+  s.failing = true;
+  try {
+    d.deferred().copy_out_in_order(&host_value, &device_value, 8);
+    FAIL() << "the copy should report the launch's failure";
+  } catch (const offload::error &e) {
+    EXPECT_NE(std::string(e.what()).find("kernel 'k' launched at test.cpp:60 failed"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_FALSE(d.deferred().any());
 }
 

@@ -54,8 +54,14 @@ public:
       device_fails("an illegal memory access was encountered (the test's)");
   }
   bool can_defer() const override { return true; }
+  bool copy_out_in_order(void *dst, const void *src, std::uint64_t bytes) override {
+    sync();
+    ++copies_in_order;
+    std::memcpy(dst, src, bytes);
+    return true;
+  }
 
-  int launches = 0, syncs = 0;
+  int launches = 0, syncs = 0, copies_in_order = 0;
   bool failing = false;
 };
 
