@@ -75,12 +75,34 @@ llvm::Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::stri
 void reportOnce(RunningCommand &HostCompile, const CommandOptions &Commands,
                 const std::string &ClangDiagnostics);
 
+/// A translation unit on its way into a program or an object: its device code (its manifest and
+/// bitcode for each chosen architecture) in memory, its host compile perhaps still running.
+struct CompiledUnit {
+  RunningCommand HostCompile;  ///< writes HostObject; finish it with finishCommand
+  std::string HostObject;
+  DeviceImageFile DeviceCode;
+};
+
+/// Compiles one translation unit: starts HostCompile (the host compiler's command, which writes
+/// HostObject), meanwhile runs the host-metadata pass and compiles the device bitcode of every
+/// chosen architecture, its temporaries named after TempStem. The host compile is left running
+/// (the caller finishes it when it needs the object); on an error it has been waited for, so
+/// that its diagnostics came out.
+llvm::Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &Source,
+                                         llvm::ArrayRef<std::string> MetadataFlags,
+                                         llvm::ArrayRef<std::string> HostCompile,
+                                         const std::string &HostObject,
+                                         const std::string &TempStem);
+
+/// M's device bitcode for every architecture of Options (none when M has no kernels; the CPU
+/// image only when Options.CpuImage): what a unit's object carries.
+llvm::Expected<DeviceImageFile> compileDeviceCode(const Manifest &M, const Toolchain &Tools,
+                                                  const DevicePassOptions &Options);
+
 /// One translation unit to an object holding its host code and its device code (`-c`):
-/// starts HostCompile (the host compiler's command, which writes HostObject), meanwhile runs the
-/// host-metadata pass and compiles the device bitcode of every chosen architecture, then writes
-/// Object: HostObject with the device code in its `.offload_cxx` section. HostObject may be
-/// Object itself (the launcher). With SkipWithoutKernels, a source that defines and launches no
-/// kernel is left as the host compiler wrote it.
+/// compileUnit, then Object: HostObject with the device code in its `.offload_cxx` section.
+/// HostObject may be Object itself (the launcher). With SkipWithoutKernels, a source that
+/// defines and launches no kernel is left as the host compiler wrote it.
 llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
                             llvm::ArrayRef<std::string> MetadataFlags,
                             llvm::ArrayRef<std::string> HostCompile,
@@ -90,12 +112,17 @@ llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
 /// Refuses a program in which a launched kernel is only declared: no file defines it.
 llvm::Error checkKernelsDefined(const Manifest &Program);
 
-/// The device code of objects and static libraries (their `.offload_cxx` sections), linked per
-/// architecture and lowered once: what the program registers.
+/// The device code inside objects and static libraries (their `.offload_cxx` sections), in the
+/// order given; under --dry-run an input not written yet is passed over.
+llvm::Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(llvm::ArrayRef<std::string> Inputs,
+                                                              const CommandOptions &Commands);
+
+/// The device code of a program's units (compiled in this run, or read from objects and
+/// libraries), linked per architecture and lowered once, its temporaries named after TempStem:
+/// what the program registers. A single unit is the one-file case of the same link.
 llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,
-                                               llvm::ArrayRef<std::string> Inputs);
-
-
+                                               std::vector<DeviceImageFile> Units,
+                                               const std::string &TempStem);
 
 /// Prints "offload-cxx: <what> took N ms" under -v when it goes out of scope.
 struct Timer {

@@ -420,44 +420,4 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::
   return Image;
 }
 
-Error runDevicePass(const Manifest &M, const Toolchain &Tools, const DevicePassOptions &O,
-                    StringRef OutPath) {
-  DeviceImageFile File;
-  File.Kernels = M;
-  for (const std::string &Arch : O.Archs) {
-    Expected<std::string> Triple = tripleForArch(Arch);
-    if (!Triple)
-      return Triple.takeError();
-    if (M.Kernels.empty())
-      continue;
-    if (Triple->empty() && !O.CpuImage)
-      continue;
-    if (Triple->empty()) {  // the CPU device's image: workgroup loops (CpuImage.h)
-      Expected<std::string> Bitcode = compileCpuBitcode(M, Tools, O);
-      if (!Bitcode)
-        return Bitcode.takeError();
-      Expected<DeviceImage> Image = lowerCpuBitcode(*Bitcode, Tools, O);
-      if (!Image)
-        return Image.takeError();
-      if (!O.Commands.DryRun)
-        File.Images.push_back(std::move(*Image));
-      continue;
-    }
-    Expected<std::string> Bitcode = compileDeviceBitcode(M, Arch, Tools, O);
-    if (!Bitcode)
-      return Bitcode.takeError();
-    if (!O.Commands.DryRun)
-      if (Error E = linkDeviceBitcode({*Bitcode}, *Bitcode, Arch, Tools))
-        return E;
-    Expected<DeviceImage> Image = lowerDeviceBitcode(*Bitcode, Arch, Tools, O);
-    if (!Image)
-      return Image.takeError();
-    if (!O.Commands.DryRun)
-      File.Images.push_back(std::move(*Image));
-  }
-  if (O.Commands.DryRun)
-    return Error::success();
-  return writeDeviceImageFile(File, OutPath);
-}
-
 } // namespace offload::compiler

@@ -73,10 +73,6 @@ llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const
                                                const Toolchain &Tools,
                                                const DevicePassOptions &Options);
 
-/// Builds M's kernels for every GPU arch of Options.Archs and writes device.bin to OutPath.
-llvm::Error runDevicePass(const Manifest &M, const Toolchain &Tools,
-                          const DevicePassOptions &Options, llvm::StringRef OutPath);
-
 /// "nvptx64-nvidia-cuda" for sm_*, "amdgcn-amd-amdhsa" for gfx*, "" for host, or an error.
 llvm::Expected<std::string> tripleForArch(llvm::StringRef Arch);
 

@@ -31,6 +31,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <unistd.h>
 
 using namespace llvm;
@@ -514,72 +515,46 @@ int main(int argc, char **argv) {
     O.Commands = Cmd;
     return O;
   };
-  auto Device = [&](const Manifest &M, StringRef Out) {
-    Timer T{"device pass", Cmd};
-    Toolchain Tools = check(findToolchain(L));
-    DevicePassOptions O = check(deviceOptions(S, Tools, Stem, /*WithArchs=*/true));
-    if (Verbose)
-      errs() << "offload-cxx: device pass for " << join(O.Archs, ",") << "\n";
-    check(runDevicePass(M, Tools, O, Out));
-  };
-
-  // -c: one object per source, with the device code inside (ObjectFiles.h).
-  auto CompileToObject = [&](const std::string &Source, const std::string &Object) {
-    HostPassOptions HO = hostOptions();
-    const std::string HostObject =
-        std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
-    check(compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
-                          HostObject, Object));
-  };
+  // Temporaries of the one-source case are named after the program (--save-temps keeps
+  // prog.sm_90.ptx); with several inputs, after each source and `<program>.linked`.
+  const bool OneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
+  const std::string LinkStem = OneSource || Pass == "device" ? Stem : Stem + ".linked";
 
   if (CompileOnly) {
-    std::vector<std::string> Sources(Inputs.begin(), Inputs.end());
-    for (const std::string &Source : Sources) {
+    for (const std::string &Source : Inputs) {
       if (!isCxxSource(Source))
         fail("-c compiles C++ sources; '" + Source + "' is not one");
-      CompileToObject(Source, Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output));
+      HostPassOptions HO = hostOptions();
+      const std::string HostObject =
+          std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
+      check(compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
+                            HostObject,
+                            Output.empty() ? sys::path::stem(Source).str() + ".o"
+                                           : std::string(Output)));
     }
-    return 0;
-  }
-  const bool AllOneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
-  if (Pass == "all" && !AllOneSource) {
-    // Link: objects and static libraries, their device code linked per architecture.
-    std::vector<std::string> Sources(Inputs.begin(), Inputs.end()), Objects;
-    for (const std::string &In : Sources) {
-      if (isCxxSource(In)) {
-        // Numbered: a/x.cpp and b/x.cpp share a stem.
-        std::string Object = (TempDir + "/" + Twine(Objects.size()) + "." + tempStem(In) +
-                              ".compiled.o").str();
-        CompileToObject(In, Object);
-        Objects.push_back(Object);
-      } else {
-        Objects.push_back(In);
-      }
-    }
-    Timer T{"link", Cmd};
-    // Static libraries named with -l (searched in the -L folders, as the host link will) carry
-    // device code too; the host link still gets the -l itself.
-    std::vector<std::string> DeviceInputs = Objects;
-    for (const std::string &Lib : LinkLibs)
-      for (const std::string &Dir : LinkDirs)
-        if (const std::string Archive = libraryFiles(Dir, Lib).front(); sys::fs::exists(Archive)) {
-          DeviceInputs.push_back(Archive);
-          break;
-        }
-    DeviceImageFile Program = check(linkDeviceCode(S, DeviceInputs));
-    check(linkProgram(Objects, Program, hostOptions(), Output));
     return 0;
   }
 
   if (Pass == "host-metadata") {
     Manifest M = check(runHostMetadata(S, Inputs[0], Flags));
     check(writeManifest(M, Output));
-  } else if (Pass == "device") {
+    return 0;
+  }
+  if (Pass == "device") {
     if (ManifestPath.empty())
       fail("--pass=device needs --manifest=PATH");
     Manifest M = check(readManifest(ManifestPath));
-    Device(M, Output);
-  } else if (Pass == "host") {
+    Timer T{"device pass", Cmd};
+    Toolchain Tools = check(findToolchain(L));
+    DevicePassOptions O = check(deviceOptions(S, Tools, Stem, /*WithArchs=*/true));
+    std::vector<DeviceImageFile> Units;
+    Units.push_back(check(compileDeviceCode(M, Tools, O)));
+    DeviceImageFile Program = check(linkDeviceCode(S, std::move(Units), LinkStem));
+    if (!DryRun)
+      check(writeDeviceImageFile(Program, Output));
+    return 0;
+  }
+  if (Pass == "host") {
     if (DeviceImagePath.empty())
       fail("--pass=host needs --device-image=PATH");
     if (!sys::fs::exists(DeviceImagePath))
@@ -587,33 +562,63 @@ int main(int argc, char **argv) {
     Timer T{"host pass", Cmd};
     check(runHostPass(std::vector<std::string>(Inputs.begin(), Inputs.end()), DeviceImagePath,
                       hostOptions(), Output));
-  } else {
-    // The host compile needs nothing from the other passes: it runs while they do.
-    HostPassOptions HO = hostOptions();
-    const std::string HostObject =
-        (TempDir + "/" + Stem + "." + tempStem(Inputs[0]) + ".host.o").str();
-    RunningCommand HostCompile = check(
-        startCommand(check(hostCompileCommand(Inputs[0], HO, HostObject)), Cmd));
-    std::string ClangDiagnostics;
-    Expected<Manifest> Parsed = runHostMetadata(S, Inputs[0], Flags, &ClangDiagnostics);
-    if (!Parsed) {
-      reportOnce(HostCompile, Cmd, ClangDiagnostics);  // one report of each mistake
-      check(Parsed.takeError());
-    }
-    Manifest M = std::move(*Parsed);
-    if (LinkLibs.empty())  // else a library may define it
-      check(checkKernelsDefined(M));
-    std::string ManifestOut = (TempDir + "/" + Stem + ".manifest").str();
-    if (SaveTemps)
-      check(writeManifest(M, ManifestOut));
-    std::string DeviceBin = (TempDir + "/" + Stem + ".device.bin").str();
-    Device(M, DeviceBin);
-    check(finishCommand(HostCompile, Cmd));
-    Timer T{"host link", Cmd};
-    DeviceImageFile File;
-    if (!DryRun)
-      File = check(readDeviceImageFile(DeviceBin));
-    check(linkProgram({HostObject}, File, HO, Output));
+    return 0;
   }
+
+  // A program: each source compiled as for -c, its device code kept in memory rather than put
+  // into an object and read back; objects and static libraries bring theirs in their sections.
+  // The last source's host compile runs on through the device link.
+  std::vector<std::string> HostObjects;
+  std::vector<DeviceImageFile> Units;
+  std::optional<RunningCommand> HostCompile;
+  auto finishHostCompile = [&] {
+    if (HostCompile)
+      check(finishCommand(*HostCompile, Cmd));
+    HostCompile.reset();
+  };
+  auto failLinking = [&](Error E) {  // a failed link step waits for the host compile first
+    if (HostCompile)
+      consumeError(finishCommand(*HostCompile, Cmd));
+    check(std::move(E));
+  };
+  auto addDeviceCodeOf = [&](const std::string &File) {
+    Expected<std::vector<DeviceImageFile>> Found = readDeviceCodeOf({File}, Cmd);
+    if (!Found)
+      return failLinking(Found.takeError());
+    std::move(Found->begin(), Found->end(), std::back_inserter(Units));
+  };
+  for (const std::string &In : Inputs) {
+    if (!isCxxSource(In)) {
+      HostObjects.push_back(In);
+      addDeviceCodeOf(In);
+      continue;
+    }
+    finishHostCompile();
+    // Numbered: a/x.cpp and b/x.cpp share a stem.
+    const std::string UnitStem =
+        OneSource ? Stem : Stem + "." + std::to_string(HostObjects.size()) + "." + tempStem(In);
+    const std::string HostObject = std::string(TempDir) + "/" + UnitStem + "." +
+                                   (OneSource ? tempStem(In) + "." : "") + "host.o";
+    HostPassOptions HO = hostOptions();
+    CompiledUnit Unit = check(compileUnit(S, In, Flags, check(hostCompileCommand(In, HO, HostObject)),
+                                          HostObject, UnitStem));
+    HostCompile = std::move(Unit.HostCompile);
+    HostObjects.push_back(Unit.HostObject);
+    Units.push_back(std::move(Unit.DeviceCode));
+  }
+  // Static libraries named with -l (searched in the -L folders, as the host link will) carry
+  // device code too; the host link still gets the -l itself.
+  for (const std::string &Lib : LinkLibs)
+    for (const std::string &Dir : LinkDirs)
+      if (const std::string Archive = libraryFiles(Dir, Lib).front(); sys::fs::exists(Archive)) {
+        addDeviceCodeOf(Archive);
+        break;
+      }
+  Expected<DeviceImageFile> Program = linkDeviceCode(S, std::move(Units), LinkStem);
+  if (!Program)
+    failLinking(Program.takeError());
+  finishHostCompile();
+  Timer T{"host link", Cmd};
+  check(linkProgram(HostObjects, *Program, hostOptions(), Output));
   return 0;
 }

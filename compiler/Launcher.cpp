@@ -189,7 +189,11 @@ int runLinkLauncher(const Layout &L) {
   scope_exit Cleanup([&] { sys::fs::remove_directories(*TempDir); });
   BuildSettings S = launcherSettings(L, Opt, *TempDir, Output);
 
-  Expected<DeviceImageFile> Program = linkDeviceCode(S, Inputs);
+  Expected<std::vector<DeviceImageFile>> DeviceCode = readDeviceCodeOf(Inputs, S.Commands);
+  if (!DeviceCode)
+    return failWith(DeviceCode.takeError());
+  Expected<DeviceImageFile> Program =
+      linkDeviceCode(S, std::move(*DeviceCode), S.Stem + ".linked");
   if (!Program)
     return failWith(Program.takeError());
   Expected<std::vector<std::string>> Added = writeProgramObjects(*Program, S.TempDir + "/" + S.Stem);

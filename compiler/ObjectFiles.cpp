@@ -137,6 +137,8 @@ Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &F
                                  "objects of this program have: compile every file for the "
                                  "same architectures",
                                  F.Kernels.Source.c_str(), Arch.c_str());
+      if (It->Bytes.empty())  // compiled by a dry run: no bitcode was made
+        continue;
       std::string Path = TempPrefix + "." + std::to_string(Counter++) + "." + Arch + ".bc";
       if (Error E = writeFile(Path, It->Bytes))
         return E;
