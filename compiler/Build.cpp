@@ -103,50 +103,45 @@ std::vector<std::string> nativeArchs() {
   return Archs;
 }
 
-Expected<std::vector<std::string>> chooseArchs(ArrayRef<std::string> RequestedArchs,
+Expected<std::vector<OffloadArch>> chooseArchs(ArrayRef<std::string> RequestedArchs,
                                                const Toolchain &Tools) {
   std::vector<std::string> Requested(RequestedArchs.begin(), RequestedArchs.end());
   if (Requested.empty())
     Requested = {"native", "host"};
-  std::vector<std::string> Archs;
-  for (const std::string &A : Requested) {
-    bool FromNative = A == "native";
-    std::vector<std::string> Expanded = FromNative ? nativeArchs() : std::vector{A};
+  std::vector<OffloadArch> Archs;
+  for (const std::string &Name : Requested) {
+    const bool FromNative = Name == "native";  // a request, not an architecture
+    std::vector<std::string> Expanded = FromNative ? nativeArchs() : std::vector{Name};
     for (const std::string &E : Expanded) {
-      if (Expected<std::string> Triple = tripleForArch(E); !Triple)
-        return Triple.takeError();
-      if (FromNative && StringRef(E).starts_with("sm_") && Tools.Ptxas.empty()) {
+      Expected<OffloadArch> Arch = OffloadArch::parse(E);
+      if (!Arch)
+        return Arch.takeError();
+      if (FromNative && Arch->isNvidia() && Tools.Ptxas.empty()) {
         WithColor::warning(errs(), "offload-cxx")
             << "skipping the NVIDIA GPU (" << E
             << ") found on this machine: no CUDA toolkit (ptxas) is installed; the program will "
                "run on the CPU device\n";
         continue;
       }
-      if (llvm::find(Archs, E) == Archs.end())
-        Archs.push_back(E);
+      if (llvm::find(Archs, *Arch) == Archs.end())
+        Archs.push_back(*Arch);
     }
   }
-  if (llvm::find(Archs, "host") == Archs.end())
-    Archs.push_back("host");  // the CPU device runs every program: it needs no image
+  if (llvm::find(Archs, OffloadArch::host()) == Archs.end())
+    Archs.push_back(OffloadArch::host());  // the CPU device runs every program: it needs no image
   return Archs;
 }
 
-Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchain &Tools,
-                                          const std::string &TempStem, bool WithArchs) {
+DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempStem) {
   DevicePassOptions O;
-  if (WithArchs) {
-    Expected<std::vector<std::string>> Archs = chooseArchs(S.RequestedArchs, Tools);
-    if (!Archs)
-      return Archs.takeError();
-    O.Archs = std::move(*Archs);
-  }
+  O.Archs = S.Archs;
   if (!S.OptLevel.empty() && S.OptLevel != "-O0")
     O.OptLevel = S.OptLevel;
   O.TempDir = S.TempDir;
   O.TempStem = TempStem;
   O.Commands = S.Commands;
   O.DebugFlag = S.DebugFlag;
-  const bool AnyGpu = llvm::any_of(O.Archs, [](const std::string &A) { return A != "host"; });
+  const bool AnyGpu = llvm::any_of(O.Archs, [](const OffloadArch &A) { return A.isGpu(); });
   O.CpuImage = S.CpuImage == CpuImageMode::On || (S.CpuImage == CpuImageMode::Auto && !AnyGpu);
   return O;
 }
@@ -178,16 +173,15 @@ Expected<DeviceImageFile> compileDeviceCode(const Manifest &M, const Toolchain &
                                             const DevicePassOptions &O) {
   DeviceImageFile File;
   File.Kernels = M;
-  for (const std::string &Arch : O.Archs) {
-    if (M.Kernels.empty() || (Arch == "host" && !O.CpuImage))
+  for (const OffloadArch &Arch : O.Archs) {
+    if (M.Kernels.empty() || (Arch.isHost() && !O.CpuImage))
       continue;
-    Timer T{"device bitcode for " + Arch, O.Commands};
-    Expected<std::string> Bitcode = Arch == "host" ? compileCpuBitcode(M, Tools, O)
-                                                   : compileDeviceBitcode(M, Arch, Tools, O);
+    Timer T{"device bitcode for " + Arch.name(), O.Commands};
+    Expected<std::string> Bitcode = Arch.isHost() ? compileCpuBitcode(M, Tools, O)
+                                                  : compileDeviceBitcode(M, Arch, Tools, O);
     if (!Bitcode)
       return Bitcode.takeError();
     DeviceImage Image;
-    Image.Triple = Arch == "host" ? std::string(CpuImageTriple) : cantFail(tripleForArch(Arch));
     Image.Arch = Arch;
     Image.Kind = object::IMG_Bitcode;
     if (!O.Commands.DryRun) {
@@ -223,10 +217,8 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
     return Fail(Tools.takeError());
-  Expected<DevicePassOptions> DO = deviceOptions(S, *Tools, TempStem, /*WithArchs=*/true);
-  if (!DO)
-    return Fail(DO.takeError());
-  Expected<DeviceImageFile> DeviceCode = compileDeviceCode(*M, *Tools, *DO);
+  Expected<DeviceImageFile> DeviceCode =
+      compileDeviceCode(*M, *Tools, deviceOptions(S, TempStem));
   if (!DeviceCode)
     return Fail(DeviceCode.takeError());
   return CompiledUnit{std::move(*Running), HostObject, std::move(*DeviceCode)};
@@ -289,24 +281,22 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<Dev
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
     return Tools.takeError();
-  Expected<DevicePassOptions> DO = deviceOptions(S, *Tools, TempStem, /*WithArchs=*/false);
-  if (!DO)
-    return DO.takeError();
+  const DevicePassOptions DO = deviceOptions(S, TempStem);
   DeviceImageFile Program;
   // One unit's program keeps its manifest whole: its source and hash let --pass=host refuse a
   // device image made from other code.
   Program.Kernels = Files.size() == 1 ? Files[0].Kernels : Merged->Kernels;
   for (auto &[Arch, Bitcodes] : Merged->BitcodeByArch) {
-    std::string Linked = DO->TempDir + "/" + DO->TempStem + "." + Arch + ".bc";
+    std::string Linked = DO.TempDir + "/" + DO.TempStem + "." + Arch.name() + ".bc";
     // The CPU image's calls are resolved by the program's own link; a single unit's device code
     // holds every function of its file that its kernels call.
-    if (Arch != "host" && Files.size() > 1)
-      if (Error E = addCalleesFromOtherFiles(Bitcodes, Files, Arch, *Tools, *DO))
+    if (Arch.isGpu() && Files.size() > 1)
+      if (Error E = addCalleesFromOtherFiles(Bitcodes, Files, Arch, *Tools, DO))
         return E;
     if (!S.Commands.DryRun)
       if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools))
         return E;
-    Expected<DeviceImage> Image = lowerDeviceBitcode(Linked, Arch, *Tools, *DO);
+    Expected<DeviceImage> Image = lowerDeviceBitcode(Linked, Arch, *Tools, DO);
     if (!Image)
       return Image.takeError();
     Program.Images.push_back(std::move(*Image));

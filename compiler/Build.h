@@ -11,6 +11,7 @@
 #include "DevicePass.h"
 #include "HostPass.h"
 #include "Manifest.h"
+#include "OffloadArch.h"
 #include "Subprocess.h"
 
 #include "llvm/Support/Error.h"
@@ -37,7 +38,9 @@ enum class CpuImageMode { Auto, On, Off };
 struct BuildSettings {
   Layout L;
   CommandOptions Commands;
-  std::vector<std::string> RequestedArchs;  ///< --offload-arch; empty: native,host
+  /// What a unit is compiled for: --offload-arch resolved once (chooseArchs); empty at a link,
+  /// where the architectures are those of the objects.
+  std::vector<OffloadArch> Archs;
   std::string OptLevel;                     ///< "-O2", or empty (device code: -O3)
   std::string DebugFlag;                    ///< "-g", "-g3", ... or empty
   CpuImageMode CpuImage = CpuImageMode::Auto;  ///< the CPU device's image (CpuImage.h)
@@ -51,17 +54,18 @@ struct BuildSettings {
 /// clang++, ld.lld of LLVM 22 (an error if missing); ptxas and libdevice when installed.
 llvm::Expected<Toolchain> findToolchain(const Layout &L);
 
-/// The GPUs of this machine as offload architectures (nvidia-smi; the kernel's KFD topology).
+/// The GPUs of this machine as offload architecture names (nvidia-smi; the kernel's KFD
+/// topology).
 std::vector<std::string> nativeArchs();
 
-/// Resolves the requested architectures (default native,host): expands "native", drops NVIDIA
-/// archs that came from it when no ptxas is installed (one warning), always adds host.
-llvm::Expected<std::vector<std::string>> chooseArchs(llvm::ArrayRef<std::string> Requested,
+/// Resolves --offload-arch's list (default native,host): expands "native", parses each name
+/// (OffloadArch::parse: an unknown one is an error), drops NVIDIA archs that came from "native"
+/// when no ptxas is installed (one warning), drops repeats, always adds host.
+llvm::Expected<std::vector<OffloadArch>> chooseArchs(llvm::ArrayRef<std::string> Requested,
                                                      const Toolchain &Tools);
 
-/// The device pass's options for S; its Archs chosen only when WithArchs (not at a link).
-llvm::Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchain &Tools,
-                                                const std::string &TempStem, bool WithArchs);
+/// The device compile's options for S (its architectures S.Archs).
+DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempStem);
 
 /// Runs the host-metadata pass on Source with the given -I/-D/-U/-std/-include flags; a
 /// ReportedError after clang printed the diagnostics (into *Diagnostics instead, when given).

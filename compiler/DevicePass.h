@@ -11,6 +11,7 @@
 
 #include "DeviceImageFile.h"
 #include "Manifest.h"
+#include "OffloadArch.h"
 #include "Subprocess.h"
 
 #include "llvm/Support/Error.h"
@@ -33,7 +34,7 @@ struct Toolchain {
 };
 
 struct DevicePassOptions {
-  std::vector<std::string> Archs;  ///< "sm_90", "gfx90a", "host"
+  std::vector<OffloadArch> Archs;  ///< the architectures a unit is compiled for
   std::string OptLevel = "-O3";
   std::string TempDir;             ///< where intermediate files go
   std::string TempStem;            ///< their common name prefix
@@ -52,13 +53,13 @@ llvm::Error writeBitcode(const llvm::Module &M, llvm::StringRef Path);
 /// Compiles SourceText (a generated translation unit that includes M's source) for Arch with M's
 /// compile flags, as <TempDir>/<Stem>.device.cpp → <Stem>.<Arch>.bc; returns the bitcode's path.
 llvm::Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &SourceText,
-                                                llvm::StringRef Stem, const std::string &Arch,
+                                                llvm::StringRef Stem, const OffloadArch &Arch,
                                                 const Toolchain &Tools,
                                                 const DevicePassOptions &Options);
 
 /// Compiles M's device translation unit for Arch to bitcode (entries visible, weak_odr so that
 /// translation units link); returns its path.
-llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string &Arch,
+llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const OffloadArch &Arch,
                                                  const Toolchain &Tools,
                                                  const DevicePassOptions &Options);
 
@@ -66,14 +67,11 @@ llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::s
 /// the math library the target has (NVIDIA: Libdevice, only the functions used). A call left
 /// unresolved is an error naming the function.
 llvm::Error linkDeviceBitcode(llvm::ArrayRef<std::string> Inputs, const std::string &Output,
-                              const std::string &Arch, const Toolchain &Tools);
+                              const OffloadArch &Arch, const Toolchain &Tools);
 
 /// Lowers linked bitcode to the image the vendor's plugin loads.
-llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::string &Arch,
+llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const OffloadArch &Arch,
                                                const Toolchain &Tools,
                                                const DevicePassOptions &Options);
-
-/// "nvptx64-nvidia-cuda" for sm_*, "amdgcn-amd-amdhsa" for gfx*, "" for host, or an error.
-llvm::Expected<std::string> tripleForArch(llvm::StringRef Arch);
 
 } // namespace offload::compiler

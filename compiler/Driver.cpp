@@ -232,19 +232,20 @@ std::vector<std::string> ptxasArchs(const std::string &Ptxas) {
       SmallVector<StringRef> Parts;
       (*Buf)->getBuffer().split(Parts, '\'');
       for (StringRef P : Parts)
-        if (P.starts_with("sm_") && P.size() < 12 && llvm::find(Archs, P.str()) == Archs.end())
+        if (std::optional<OffloadArch> A = OffloadArch::tryParse(P);
+            A && A->isNvidia() && llvm::find(Archs, P.str()) == Archs.end())
           Archs.push_back(P.str());
     }
   sys::fs::remove(Out);
   return Archs;
 }
 
-/// The processors LLVM 22's backend for Triple knows, in its order.
-std::vector<std::string> backendProcessors(StringRef TripleName, StringRef Prefix) {
+/// The processors of architecture kind K that LLVM 22's backend knows, in its order.
+std::vector<std::string> backendProcessors(OffloadArch::Kind K) {
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
   std::vector<std::string> Names;
-  Triple T(TripleName);
+  Triple T(OffloadArch::tripleOf(K));
   std::string Err;
   const Target *Tgt = TargetRegistry::lookupTarget(T, Err);
   if (!Tgt)
@@ -253,7 +254,7 @@ std::vector<std::string> backendProcessors(StringRef TripleName, StringRef Prefi
   if (!STI)
     return Names;
   for (const SubtargetSubTypeKV &P : STI->getAllProcessorDescriptions())
-    if (StringRef(P.Key).starts_with(Prefix))
+    if (std::optional<OffloadArch> A = OffloadArch::tryParse(P.Key); A && A->kind() == K)
       Names.push_back(P.Key);
   return Names;
 }
@@ -263,7 +264,7 @@ std::vector<std::string> backendProcessors(StringRef TripleName, StringRef Prefi
 /// (ld.lld links AMD code objects; no vendor toolkit is needed to build them).
 int printOffloadArchs(const Layout &L) {
   Toolchain Tools = check(findToolchain(L));
-  outs() << "host\tthe CPU device: always built, runs every program\n";
+  outs() << OffloadArch::host().name() << "\tthe CPU device: always built, runs every program\n";
   if (Tools.Ptxas.empty()) {
     outs() << "# NVIDIA sm_XX: none, no ptxas found (CUDA_PATH, /usr/local/cuda/bin, PATH or "
               "OFFLOAD_CXX_PTXAS)\n";
@@ -272,8 +273,8 @@ int printOffloadArchs(const Layout &L) {
            << Tools.Libdevice << ")\n";
   } else {
     std::vector<std::string> Known = ptxasArchs(Tools.Ptxas);
-    std::vector<std::string> Sm = backendProcessors("nvptx64-nvidia-cuda", "sm_");
-    auto Number = [](StringRef A) {  // sm_90a -> 90
+    std::vector<std::string> Sm = backendProcessors(OffloadArch::Kind::Nvidia);
+    auto Number = [](StringRef A) {  // sm_90a -> 90, so that sm_100 sorts after sm_90
       unsigned N = 0;
       A.drop_front(3).take_while(isDigit).getAsInteger(10, N);
       return N;
@@ -285,7 +286,7 @@ int printOffloadArchs(const Layout &L) {
       if (llvm::find(Known, A) != Known.end())
         outs() << A << "\tNVIDIA, PTX by clang 22, cubin by " << Tools.Ptxas << "\n";
   }
-  for (const std::string &A : backendProcessors("amdgcn-amd-amdhsa", "gfx"))
+  for (const std::string &A : backendProcessors(OffloadArch::Kind::Amd))
     outs() << A << "\tAMD, code object by clang 22 and " << Tools.Lld << "\n";
   return 0;
 }
@@ -480,7 +481,6 @@ int main(int argc, char **argv) {
   BuildSettings S;
   S.L = L;
   S.Commands = Cmd;
-  S.RequestedArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
   S.OptLevel = Opt;
   if (CpuImage != "auto" && CpuImage != "on" && CpuImage != "off")
     fail("--cpu-image takes auto, on or off, not '" + CpuImage + "'");
@@ -490,6 +490,10 @@ int main(int argc, char **argv) {
   S.TempDir = std::string(TempDir);
   S.Stem = Stem;
   S.GccHostCompiler = sys::path::filename(HostCompiler).find("clang") == StringRef::npos;
+  // --offload-arch, parsed once, when something is compiled (a link takes its objects').
+  if (CompileOnly || Pass == "device" || (Pass == "all" && llvm::any_of(Inputs, isCxxSource)))
+    S.Archs = check(chooseArchs(std::vector<std::string>(OffloadArchs.begin(), OffloadArchs.end()),
+                                check(findToolchain(L))));
 
   auto hostOptions = [&]() {
     HostPassOptions O;
@@ -546,9 +550,8 @@ int main(int argc, char **argv) {
     Manifest M = check(readManifest(ManifestPath));
     Timer T{"device pass", Cmd};
     Toolchain Tools = check(findToolchain(L));
-    DevicePassOptions O = check(deviceOptions(S, Tools, Stem, /*WithArchs=*/true));
     std::vector<DeviceImageFile> Units;
-    Units.push_back(check(compileDeviceCode(M, Tools, O)));
+    Units.push_back(check(compileDeviceCode(M, Tools, deviceOptions(S, Stem))));
     DeviceImageFile Program = check(linkDeviceCode(S, std::move(Units), LinkStem));
     if (!DryRun)
       check(writeDeviceImageFile(Program, Output));

@@ -395,7 +395,7 @@ private:
     bool Ok = true;
     for (const ParmVarDecl *P : K->parameters()) {
       ParamClass C = classifyParam(P->getType(), Ctx);
-      if (C.Kind == "unmappable") {
+      if (C.Kind == offload::abi::param_kind::unmappable) {
         error(At, "kernel '" + Name + "': parameter '" + P->getNameAsString() + "' of type '" +
                       P->getType().getAsString(Ctx.getPrintingPolicy()) +
                       "' cannot be mapped to the device: " + C.Reason);
