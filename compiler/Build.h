@@ -127,6 +127,15 @@ llvm::Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(llvm::ArrayRef<std
 llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,
                                                std::vector<DeviceImageFile> Units,
                                                const std::string &TempStem);
+/// `offload-cxx INPUTS -o Output`: each C++ source of Inputs compiled as a unit (compileUnit),
+/// the device code of the other inputs (objects, static libraries) and of Archives (the static
+/// libraries -l names) read from their sections, all of it linked per architecture
+/// (linkDeviceCode), then the host link with the registration. One source alone is the
+/// one-unit case of the same steps.
+llvm::Error buildProgram(const BuildSettings &S, llvm::ArrayRef<std::string> Inputs,
+                         llvm::ArrayRef<std::string> Archives,
+                         llvm::ArrayRef<std::string> MetadataFlags, const HostPassOptions &Host,
+                         const std::string &Output);
 
 /// Prints "offload-cxx: <what> took N ms" under -v when it goes out of scope.
 struct Timer {

@@ -1,12 +1,13 @@
-// compiler/DevicePass.h — pass 2 of 3: builds every kernel instantiation of a manifest for each
-// requested GPU architecture and writes device.bin (DeviceImageFile.h).
+// compiler/DevicePass.h — pass 2 of 3, in its steps: compiling a manifest's kernel instantiations
+// to bitcode for one GPU architecture (each unit, Build.h's compileUnit), linking the bitcode of
+// a program's units, and lowering it to the image the vendor's loader takes (Build.h's
+// linkDeviceCode).
 //
 // A generated translation unit #includes the user's source and defines one entry per manifest
 // kernel (offload/detail/device_entry.hpp). clang 22 compiles it in OpenMP device-only mode —
 // which parses host headers (<vector>, <iostream>) and emits only device code — to bitcode; the
 // entries get the visibility loaders need; then NVIDIA: PTX, and ptxas to an executable cubin;
-// AMD: a code object linked by lld. The CPU device needs no image: it runs the host-compiled
-// kernel (docs/design.md).
+// AMD: a code object linked by lld. The CPU device's image is CpuImage.h's (docs/design.md).
 #pragma once
 
 #include "DeviceImageFile.h"

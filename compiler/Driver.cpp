@@ -1,10 +1,13 @@
-// compiler/Driver.cpp — `offload-cxx`, the compiler driver. It runs the three passes
-//   host metadata (manifest) -> device (device.bin) -> host (the program)
-// in one command, or one at a time with --pass, like the seed's -Zoffload=HostMetadata|Device|Host.
-// Options are declared in one table below; each says which pass consumes it.
+// compiler/Driver.cpp — `offload-cxx`, the compiler driver: its options (declared in one table
+// below, each with the step that consumes it), the checks of inputs and output, and the choice
+// of what to run: a program (buildProgram: every source compiled as a unit, device code linked
+// per architecture, the host link), objects with -c (compileToObject), one pass at a time with
+// --pass (host metadata -> manifest, device -> device.bin, host -> program, like the seed's
+// -Zoffload=HostMetadata|Device|Host), or a subcommand (Commands.h, Launcher.h).
 #include "Build.h"
 #include "Commands.h"
 #include "DevicePass.h"
+#include "HostFlags.h"
 #include "HostMetadataPass.h"
 #include "HostPass.h"
 #include "Launcher.h"
@@ -17,11 +20,7 @@
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -29,9 +28,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <cstdlib>
-#include <optional>
 #include <unistd.h>
 
 using namespace llvm;
@@ -187,21 +184,6 @@ template <class T> T check(Expected<T> V) {
   return std::move(*V);
 }
 
-/// -f flags about floating-point semantics, which the device compiles get as well.
-bool isFloatingPointFlag(StringRef F) {
-  static const char *const Names[] = {
-      "fast-math",       "unsafe-math-optimizations", "finite-math-only", "math-errno",
-      "signed-zeros",    "reciprocal-math",           "approx-func",      "trapping-math",
-      "associative-math", "honor-nans",               "honor-infinities", "denormal-fp-math"};
-  if (!F.consume_front("-f"))
-    return false;
-  if (F.starts_with("fp-contract="))
-    return true;
-  F.consume_front("no-");
-  F = F.split('=').first;
-  return llvm::is_contained(Names, F);
-}
-
 std::vector<std::string> compileArgs() {
   std::vector<std::string> Args;
   for (const std::string &D : IncludeDirs) {
@@ -219,120 +201,7 @@ std::vector<std::string> compileArgs() {
 }
 
 
-/// The GPU names `ptxas --help` lists ('sm_90', 'sm_90a', ...); empty if it cannot be run.
-std::vector<std::string> ptxasArchs(const std::string &Ptxas) {
-  std::vector<std::string> Archs;
-  SmallString<128> Out;
-  if (sys::fs::createTemporaryFile("offload-cxx-ptxas", "txt", Out))
-    return Archs;
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef("")};
-  StringRef Args[] = {Ptxas, "--help"};
-  if (sys::ExecuteAndWait(Ptxas, Args, std::nullopt, Redirects) == 0)
-    if (auto Buf = MemoryBuffer::getFile(Out)) {
-      SmallVector<StringRef> Parts;
-      (*Buf)->getBuffer().split(Parts, '\'');
-      for (StringRef P : Parts)
-        if (std::optional<OffloadArch> A = OffloadArch::tryParse(P);
-            A && A->isNvidia() && llvm::find(Archs, P.str()) == Archs.end())
-          Archs.push_back(P.str());
-    }
-  sys::fs::remove(Out);
-  return Archs;
-}
-
-/// The processors of architecture kind K that LLVM 22's backend knows, in its order.
-std::vector<std::string> backendProcessors(OffloadArch::Kind K) {
-  InitializeAllTargetInfos();
-  InitializeAllTargetMCs();
-  std::vector<std::string> Names;
-  Triple T(OffloadArch::tripleOf(K));
-  std::string Err;
-  const Target *Tgt = TargetRegistry::lookupTarget(T, Err);
-  if (!Tgt)
-    return Names;
-  std::unique_ptr<MCSubtargetInfo> STI(Tgt->createMCSubtargetInfo(T, "", ""));
-  if (!STI)
-    return Names;
-  for (const SubtargetSubTypeKV &P : STI->getAllProcessorDescriptions())
-    if (std::optional<OffloadArch> A = OffloadArch::tryParse(P.Key); A && A->kind() == K)
-      Names.push_back(P.Key);
-  return Names;
-}
-
-/// --print-offload-archs: host always; sm_XX that both clang 22's NVPTX backend and the ptxas
-/// found accept, when there is one with libdevice; every gfx target of the AMDGPU backend
-/// (ld.lld links AMD code objects; no vendor toolkit is needed to build them).
-int printOffloadArchs(const Layout &L) {
-  Toolchain Tools = check(findToolchain(L));
-  outs() << OffloadArch::host().name() << "\tthe CPU device: always built, runs every program\n";
-  if (Tools.Ptxas.empty()) {
-    outs() << "# NVIDIA sm_XX: none, no ptxas found (CUDA_PATH, /usr/local/cuda/bin, PATH or "
-              "OFFLOAD_CXX_PTXAS)\n";
-  } else if (!sys::fs::exists(Tools.Libdevice)) {
-    outs() << "# NVIDIA sm_XX: none, no libdevice beside " << Tools.Ptxas << " (expected "
-           << Tools.Libdevice << ")\n";
-  } else {
-    std::vector<std::string> Known = ptxasArchs(Tools.Ptxas);
-    std::vector<std::string> Sm = backendProcessors(OffloadArch::Kind::Nvidia);
-    auto Number = [](StringRef A) {  // sm_90a -> 90, so that sm_100 sorts after sm_90
-      unsigned N = 0;
-      A.drop_front(3).take_while(isDigit).getAsInteger(10, N);
-      return N;
-    };
-    llvm::stable_sort(Sm, [&](const std::string &X, const std::string &Y) {
-      return std::make_pair(Number(X), X) < std::make_pair(Number(Y), Y);
-    });
-    for (const std::string &A : Sm)
-      if (llvm::find(Known, A) != Known.end())
-        outs() << A << "\tNVIDIA, PTX by clang 22, cubin by " << Tools.Ptxas << "\n";
-  }
-  for (const std::string &A : backendProcessors(OffloadArch::Kind::Amd))
-    outs() << A << "\tAMD, code object by clang 22 and " << Tools.Lld << "\n";
-  return 0;
-}
-
 } // namespace
-
-/// Host compiler flags passed through, taken out of argv before the options are parsed (LLVM
-/// registers options of its own named W and f...): -f<flag> and -W<flag> go to the host compile
-/// and link (-fsanitize=thread reaches both), -Wl,<args> to the link only, -Xcompiler <arg>
-/// (-Xhost <arg>) to both. Not for subcommands: after `--` a launcher's command is its own.
-struct HostPassThrough {
-  std::vector<std::string> Compile, Link;
-};
-
-HostPassThrough takeHostFlags(int &argc, char **argv) {
-  HostPassThrough P;
-  static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher",
-                                            "link-launcher"};
-  if (argc > 1 && llvm::is_contained(Subcommands, StringRef(argv[1])))
-    return P;
-  int Out = 1;
-  for (int I = 1; I < argc; ++I) {
-    StringRef A = argv[I];
-    if (A == "--") {  // the rest are inputs
-      while (I < argc)
-        argv[Out++] = argv[I++];
-      break;
-    }
-    if ((A == "-Xcompiler" || A == "-Xhost") && I + 1 < argc) {
-      P.Compile.push_back(argv[I + 1]);
-      P.Link.push_back(argv[++I]);
-    } else if (A.starts_with("-Wl,")) {
-      P.Link.push_back(A.str());
-    } else if (A.starts_with("-W") && A.size() > 2) {
-      P.Compile.push_back(A.str());
-    } else if (A.starts_with("-f") && A.size() > 2) {
-      P.Compile.push_back(A.str());
-      P.Link.push_back(A.str());
-    } else {
-      argv[Out++] = argv[I];
-    }
-  }
-  argc = Out;
-  argv[argc] = nullptr;
-  return P;
-}
 
 int main(int argc, char **argv) {
   InitLLVM Init(argc, argv);
@@ -371,7 +240,7 @@ int main(int argc, char **argv) {
   if (LinkLauncherCommand)
     return runLinkLauncher(L);
   if (PrintOffloadArchs)
-    return printOffloadArchs(L);
+    return runPrintOffloadArchs(L);
   CommandOptions Cmd{Verbose, DryRun};
   std::vector<std::string> Flags = compileArgs();
   const std::vector<std::string> &HostFlags = HostPass.Compile, &HostLinkFlags = HostPass.Link;
@@ -519,11 +388,6 @@ int main(int argc, char **argv) {
     O.Commands = Cmd;
     return O;
   };
-  // Temporaries of the one-source case are named after the program (--save-temps keeps
-  // prog.sm_90.ptx); with several inputs, after each source and `<program>.linked`.
-  const bool OneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
-  const std::string LinkStem = OneSource || Pass == "device" ? Stem : Stem + ".linked";
-
   if (CompileOnly) {
     for (const std::string &Source : Inputs) {
       if (!isCxxSource(Source))
@@ -552,7 +416,7 @@ int main(int argc, char **argv) {
     Toolchain Tools = check(findToolchain(L));
     std::vector<DeviceImageFile> Units;
     Units.push_back(check(compileDeviceCode(M, Tools, deviceOptions(S, Stem))));
-    DeviceImageFile Program = check(linkDeviceCode(S, std::move(Units), LinkStem));
+    DeviceImageFile Program = check(linkDeviceCode(S, std::move(Units), Stem));
     if (!DryRun)
       check(writeDeviceImageFile(Program, Output));
     return 0;
@@ -568,60 +432,16 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  // A program: each source compiled as for -c, its device code kept in memory rather than put
-  // into an object and read back; objects and static libraries bring theirs in their sections.
-  // The last source's host compile runs on through the device link.
-  std::vector<std::string> HostObjects;
-  std::vector<DeviceImageFile> Units;
-  std::optional<RunningCommand> HostCompile;
-  auto finishHostCompile = [&] {
-    if (HostCompile)
-      check(finishCommand(*HostCompile, Cmd));
-    HostCompile.reset();
-  };
-  auto failLinking = [&](Error E) {  // a failed link step waits for the host compile first
-    if (HostCompile)
-      consumeError(finishCommand(*HostCompile, Cmd));
-    check(std::move(E));
-  };
-  auto addDeviceCodeOf = [&](const std::string &File) {
-    Expected<std::vector<DeviceImageFile>> Found = readDeviceCodeOf({File}, Cmd);
-    if (!Found)
-      return failLinking(Found.takeError());
-    std::move(Found->begin(), Found->end(), std::back_inserter(Units));
-  };
-  for (const std::string &In : Inputs) {
-    if (!isCxxSource(In)) {
-      HostObjects.push_back(In);
-      addDeviceCodeOf(In);
-      continue;
-    }
-    finishHostCompile();
-    // Numbered: a/x.cpp and b/x.cpp share a stem.
-    const std::string UnitStem =
-        OneSource ? Stem : Stem + "." + std::to_string(HostObjects.size()) + "." + tempStem(In);
-    const std::string HostObject = std::string(TempDir) + "/" + UnitStem + "." +
-                                   (OneSource ? tempStem(In) + "." : "") + "host.o";
-    HostPassOptions HO = hostOptions();
-    CompiledUnit Unit = check(compileUnit(S, In, Flags, check(hostCompileCommand(In, HO, HostObject)),
-                                          HostObject, UnitStem));
-    HostCompile = std::move(Unit.HostCompile);
-    HostObjects.push_back(Unit.HostObject);
-    Units.push_back(std::move(Unit.DeviceCode));
-  }
-  // Static libraries named with -l (searched in the -L folders, as the host link will) carry
-  // device code too; the host link still gets the -l itself.
+  // A program. Static libraries named with -l (searched in the -L folders, as the host link
+  // will) carry device code too; the host link still gets the -l itself.
+  std::vector<std::string> Archives;
   for (const std::string &Lib : LinkLibs)
     for (const std::string &Dir : LinkDirs)
       if (const std::string Archive = libraryFiles(Dir, Lib).front(); sys::fs::exists(Archive)) {
-        addDeviceCodeOf(Archive);
+        Archives.push_back(Archive);
         break;
       }
-  Expected<DeviceImageFile> Program = linkDeviceCode(S, std::move(Units), LinkStem);
-  if (!Program)
-    failLinking(Program.takeError());
-  finishHostCompile();
-  Timer T{"host link", Cmd};
-  check(linkProgram(HostObjects, *Program, hostOptions(), Output));
+  check(buildProgram(S, std::vector<std::string>(Inputs.begin(), Inputs.end()), Archives, Flags,
+                     hostOptions(), Output));
   return 0;
 }
