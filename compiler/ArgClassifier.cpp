@@ -16,8 +16,6 @@ namespace offload::compiler {
 
 namespace {
 using offload::abi::param_kind;
-/// The manifest's spelling of a kind: the ABI's own (include/offload/abi.hpp).
-const char *name(param_kind K) { return offload::abi::param_kind_name(K); }
 } // namespace
 
 static constexpr const char *WhatToPass =
@@ -115,21 +113,21 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
   if (auto Special = specialClass(T)) {
     auto [Name, Element] = *Special;
     if (Name == "offload::device_ptr" || Name == "offload::readonly_ptr")
-      return {name(param_kind::device), ""};
+      return {param_kind::device, ""};
     if (std::string P = objectProblem(Element, Ctx); !P.empty())
-      return {name(param_kind::unmappable), P};
-    return {Element.isConstQualified() ? name(param_kind::span_to)
-                                       : name(param_kind::span_tofrom),
+      return {param_kind::unmappable, P};
+    return {Element.isConstQualified() ? param_kind::span_to
+                                       : param_kind::span_tofrom,
             ""};
   }
   if (const auto *R = T->getAs<ReferenceType>()) {
     if (T->isRValueReferenceType())
-      return {name(param_kind::unmappable), "rvalue references cannot be mapped; take the parameter by value or "
+      return {param_kind::unmappable, "rvalue references cannot be mapped; take the parameter by value or "
                             "by pointer"};
     QualType Object = R->getPointeeType();
     if (std::string P = objectProblem(Object, Ctx); !P.empty())
-      return {name(param_kind::unmappable), P};
-    return {Object.isConstQualified() ? name(param_kind::map_to) : name(param_kind::map_tofrom),
+      return {param_kind::unmappable, P};
+    return {Object.isConstQualified() ? param_kind::map_to : param_kind::map_tofrom,
             ""};
   }
   if (const auto *P = T->getAs<PointerType>()) {
@@ -138,17 +136,17 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
     while (const ArrayType *A = Ctx.getAsArrayType(Element))
       Element = A->getElementType();
     if (std::string Problem = objectProblem(Object, Ctx); !Problem.empty())
-      return {name(param_kind::unmappable), Problem};
+      return {param_kind::unmappable, Problem};
     return {Element.isConstQualified() || Object.isConstQualified()
-                ? name(param_kind::map_to)
-                : name(param_kind::map_tofrom),
+                ? param_kind::map_to
+                : param_kind::map_tofrom,
             ""};
   }
   if (T->isArrayType())
-    return {name(param_kind::unmappable), "arrays decay to pointers; pass a pointer to the array, T (*)[N]"};
+    return {param_kind::unmappable, "arrays decay to pointers; pass a pointer to the array, T (*)[N]"};
   if (std::string P = objectProblem(T, Ctx, Travel::CopiedOnce); !P.empty())
-    return {name(param_kind::unmappable), P};
-  return {Ctx.getTypeSize(T) <= 64 ? name(param_kind::literal) : name(param_kind::value_copy),
+    return {param_kind::unmappable, P};
+  return {Ctx.getTypeSize(T) <= 64 ? param_kind::literal : param_kind::value_copy,
           ""};
 }
 

@@ -5,6 +5,8 @@
 // pointer would be a host address on the device.
 #pragma once
 
+#include <offload/abi.hpp>
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Type.h"
 
@@ -13,9 +15,8 @@
 namespace offload::compiler {
 
 struct ParamClass {
-  /// offload::abi::param_kind_name(): "tofrom", "to", "literal", "value", or "unmappable".
-  std::string Kind;
-  /// For "unmappable": why, and what to pass instead (one sentence).
+  offload::abi::param_kind Kind = offload::abi::param_kind::unmappable;
+  /// For param_kind::unmappable: why, and what to pass instead (one sentence).
   std::string Reason;
 };
 

@@ -103,50 +103,45 @@ std::vector<std::string> nativeArchs() {
   return Archs;
 }
 
-Expected<std::vector<std::string>> chooseArchs(ArrayRef<std::string> RequestedArchs,
+Expected<std::vector<OffloadArch>> chooseArchs(ArrayRef<std::string> RequestedArchs,
                                                const Toolchain &Tools) {
   std::vector<std::string> Requested(RequestedArchs.begin(), RequestedArchs.end());
   if (Requested.empty())
     Requested = {"native", "host"};
-  std::vector<std::string> Archs;
-  for (const std::string &A : Requested) {
-    bool FromNative = A == "native";
-    std::vector<std::string> Expanded = FromNative ? nativeArchs() : std::vector{A};
+  std::vector<OffloadArch> Archs;
+  for (const std::string &Name : Requested) {
+    const bool FromNative = Name == "native";  // a request, not an architecture
+    std::vector<std::string> Expanded = FromNative ? nativeArchs() : std::vector{Name};
     for (const std::string &E : Expanded) {
-      if (Expected<std::string> Triple = tripleForArch(E); !Triple)
-        return Triple.takeError();
-      if (FromNative && StringRef(E).starts_with("sm_") && Tools.Ptxas.empty()) {
+      Expected<OffloadArch> Arch = OffloadArch::parse(E);
+      if (!Arch)
+        return Arch.takeError();
+      if (FromNative && Arch->isNvidia() && Tools.Ptxas.empty()) {
         WithColor::warning(errs(), "offload-cxx")
             << "skipping the NVIDIA GPU (" << E
             << ") found on this machine: no CUDA toolkit (ptxas) is installed; the program will "
                "run on the CPU device\n";
         continue;
       }
-      if (llvm::find(Archs, E) == Archs.end())
-        Archs.push_back(E);
+      if (llvm::find(Archs, *Arch) == Archs.end())
+        Archs.push_back(*Arch);
     }
   }
-  if (llvm::find(Archs, "host") == Archs.end())
-    Archs.push_back("host");  // the CPU device runs every program: it needs no image
+  if (llvm::find(Archs, OffloadArch::host()) == Archs.end())
+    Archs.push_back(OffloadArch::host());  // the CPU device runs every program: it needs no image
   return Archs;
 }
 
-Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchain &Tools,
-                                          const std::string &TempStem, bool WithArchs) {
+DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempStem) {
   DevicePassOptions O;
-  if (WithArchs) {
-    Expected<std::vector<std::string>> Archs = chooseArchs(S.RequestedArchs, Tools);
-    if (!Archs)
-      return Archs.takeError();
-    O.Archs = std::move(*Archs);
-  }
+  O.Archs = S.Archs;
   if (!S.OptLevel.empty() && S.OptLevel != "-O0")
     O.OptLevel = S.OptLevel;
   O.TempDir = S.TempDir;
   O.TempStem = TempStem;
   O.Commands = S.Commands;
   O.DebugFlag = S.DebugFlag;
-  const bool AnyGpu = llvm::any_of(O.Archs, [](const std::string &A) { return A != "host"; });
+  const bool AnyGpu = llvm::any_of(O.Archs, [](const OffloadArch &A) { return A.isGpu(); });
   O.CpuImage = S.CpuImage == CpuImageMode::On || (S.CpuImage == CpuImageMode::Auto && !AnyGpu);
   return O;
 }
@@ -174,23 +169,44 @@ void reportOnce(RunningCommand &HostCompile, const CommandOptions &Commands,
     errs() << ClangDiagnostics;
 }
 
-Error compileToObject(const BuildSettings &S, const std::string &Source,
-                      ArrayRef<std::string> MetadataFlags, ArrayRef<std::string> HostCompile,
-                      const std::string &HostObject, const std::string &Object,
-                      bool SkipWithoutKernels) {
-  const std::string ObjectStem = S.Stem + "." + tempStem(Source);
+Expected<DeviceImageFile> compileDeviceCode(const Manifest &M, const Toolchain &Tools,
+                                            const DevicePassOptions &O) {
+  DeviceImageFile File;
+  File.Kernels = M;
+  for (const OffloadArch &Arch : O.Archs) {
+    if (M.Kernels.empty() || (Arch.isHost() && !O.CpuImage))
+      continue;
+    Timer T{"device bitcode for " + Arch.name(), O.Commands};
+    Expected<std::string> Bitcode = Arch.isHost() ? compileCpuBitcode(M, Tools, O)
+                                                  : compileDeviceBitcode(M, Arch, Tools, O);
+    if (!Bitcode)
+      return Bitcode.takeError();
+    DeviceImage Image;
+    Image.Arch = Arch;
+    Image.Kind = object::IMG_Bitcode;
+    if (!O.Commands.DryRun) {
+      auto Buffer = MemoryBuffer::getFile(*Bitcode);
+      if (!Buffer)
+        return createFileError(*Bitcode, Buffer.getError());
+      Image.Bytes = (*Buffer)->getBuffer().str();
+    }
+    File.Images.push_back(std::move(Image));
+  }
+  return File;
+}
+
+Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &Source,
+                                   ArrayRef<std::string> MetadataFlags,
+                                   ArrayRef<std::string> HostCompile,
+                                   const std::string &HostObject, const std::string &TempStem) {
   Expected<RunningCommand> Running = startCommand(HostCompile, S.Commands);
   if (!Running)
     return Running.takeError();
-  // The host compile runs while the host-metadata pass and the device compiles do; it is
-  // always waited for, so that its diagnostics come out whatever happens here.
-  auto Finish = [&](Error E) -> Error {
-    Error HostResult = finishCommand(*Running, S.Commands);
-    if (E) {
-      consumeError(std::move(HostResult));
-      return E;
-    }
-    return HostResult;
+  // The host compile runs while the host-metadata pass and the device compiles do; after a
+  // failure here it is waited for, so that its diagnostics come out whatever happens.
+  auto Fail = [&](Error E) -> Error {
+    consumeError(finishCommand(*Running, S.Commands));
+    return E;
   };
   std::string ClangDiagnostics;
   Expected<Manifest> M = runHostMetadata(S, Source, MetadataFlags, &ClangDiagnostics);
@@ -200,41 +216,33 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
   }
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
-    return Finish(Tools.takeError());
-  Expected<DevicePassOptions> DO = deviceOptions(S, *Tools, ObjectStem, /*WithArchs=*/true);
-  if (!DO)
-    return Finish(DO.takeError());
-  DeviceImageFile File;
-  File.Kernels = *M;
-  for (const std::string &Arch : DO->Archs) {
-    if (M->Kernels.empty() || (Arch == "host" && !DO->CpuImage))
-      continue;
-    Timer T{"device bitcode for " + Arch, S.Commands};
-    Expected<std::string> Bitcode = Arch == "host" ? compileCpuBitcode(*M, *Tools, *DO)
-                                                   : compileDeviceBitcode(*M, Arch, *Tools, *DO);
-    if (!Bitcode)
-      return Finish(Bitcode.takeError());
-    DeviceImage Image;
-    Image.Triple = Arch == "host" ? std::string(CpuImageTriple) : cantFail(tripleForArch(Arch));
-    Image.Arch = Arch;
-    Image.Kind = object::IMG_Bitcode;
-    if (!S.Commands.DryRun) {
-      auto Buffer = MemoryBuffer::getFile(*Bitcode);
-      if (!Buffer)
-        return Finish(createFileError(*Bitcode, Buffer.getError()));
-      Image.Bytes = (*Buffer)->getBuffer().str();
-    }
-    File.Images.push_back(std::move(Image));
-  }
-  if (Error E = Finish(Error::success()))
+    return Fail(Tools.takeError());
+  Expected<DeviceImageFile> DeviceCode =
+      compileDeviceCode(*M, *Tools, deviceOptions(S, TempStem));
+  if (!DeviceCode)
+    return Fail(DeviceCode.takeError());
+  return CompiledUnit{std::move(*Running), HostObject, std::move(*DeviceCode)};
+}
+
+Error compileToObject(const BuildSettings &S, const std::string &Source,
+                      ArrayRef<std::string> MetadataFlags, ArrayRef<std::string> HostCompile,
+                      const std::string &HostObject, const std::string &Object,
+                      bool SkipWithoutKernels) {
+  const std::string ObjectStem = S.Stem + "." + tempStem(Source);
+  Expected<CompiledUnit> Unit =
+      compileUnit(S, Source, MetadataFlags, HostCompile, HostObject, ObjectStem);
+  if (!Unit)
+    return Unit.takeError();
+  if (Error E = finishCommand(Unit->HostCompile, S.Commands))
     return E;
-  if (SkipWithoutKernels && M->Kernels.empty() && M->Exports.empty())
+  const Manifest &M = Unit->DeviceCode.Kernels;
+  if (SkipWithoutKernels && M.Kernels.empty() && M.Exports.empty())
     return Error::success();
   Expected<std::string> Objcopy = findTool("llvm-objcopy-22", {S.L.LLVMBinDir + "/llvm-objcopy"});
   if (!Objcopy)
     return Objcopy.takeError();
-  return embedDeviceCode(*Objcopy, HostObject, File, DO->TempDir + "/" + DO->TempStem + ".offload",
-                         Object, S.Commands);
+  return embedDeviceCode(*Objcopy, HostObject, Unit->DeviceCode,
+                         S.TempDir + "/" + ObjectStem + ".offload", Object, S.Commands);
 }
 
 Error checkKernelsDefined(const Manifest &Program) {
@@ -247,11 +255,11 @@ Error checkKernelsDefined(const Manifest &Program) {
   return Error::success();
 }
 
-Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, ArrayRef<std::string> Inputs) {
-  Timer T{"device link", S.Commands};
+Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(ArrayRef<std::string> Inputs,
+                                                        const CommandOptions &Commands) {
   std::vector<DeviceImageFile> Files;
   for (const std::string &In : Inputs) {
-    if (S.Commands.DryRun && !sys::fs::exists(In))
+    if (Commands.DryRun && !sys::fs::exists(In))
       continue;
     Expected<std::vector<DeviceImageFile>> Found = readDeviceCode(In);
     if (!Found)
@@ -259,7 +267,13 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, ArrayRef<std::s
     for (DeviceImageFile &F : *Found)
       Files.push_back(std::move(F));
   }
-  Expected<MergedDeviceCode> Merged = mergeDeviceCode(Files, S.TempDir + "/" + S.Stem);
+  return Files;
+}
+
+Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<DeviceImageFile> Files,
+                                         const std::string &TempStem) {
+  Timer T{"device link", S.Commands};
+  Expected<MergedDeviceCode> Merged = mergeDeviceCode(Files, S.TempDir + "/" + TempStem);
   if (!Merged)
     return Merged.takeError();
   if (Error E = checkKernelsDefined(Merged->Kernels))
@@ -267,20 +281,22 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, ArrayRef<std::s
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
     return Tools.takeError();
-  Expected<DevicePassOptions> DO = deviceOptions(S, *Tools, S.Stem + ".linked", /*WithArchs=*/false);
-  if (!DO)
-    return DO.takeError();
+  const DevicePassOptions DO = deviceOptions(S, TempStem);
   DeviceImageFile Program;
-  Program.Kernels = Merged->Kernels;
+  // One unit's program keeps its manifest whole: its source and hash let --pass=host refuse a
+  // device image made from other code.
+  Program.Kernels = Files.size() == 1 ? Files[0].Kernels : Merged->Kernels;
   for (auto &[Arch, Bitcodes] : Merged->BitcodeByArch) {
-    std::string Linked = DO->TempDir + "/" + DO->TempStem + "." + Arch + ".bc";
-    if (Arch != "host")  // the CPU image's calls are resolved by the program's own link
-      if (Error E = addCalleesFromOtherFiles(Bitcodes, Files, Arch, *Tools, *DO))
+    std::string Linked = DO.TempDir + "/" + DO.TempStem + "." + Arch.name() + ".bc";
+    // The CPU image's calls are resolved by the program's own link; a single unit's device code
+    // holds every function of its file that its kernels call.
+    if (Arch.isGpu() && Files.size() > 1)
+      if (Error E = addCalleesFromOtherFiles(Bitcodes, Files, Arch, *Tools, DO))
         return E;
     if (!S.Commands.DryRun)
       if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools))
         return E;
-    Expected<DeviceImage> Image = lowerDeviceBitcode(Linked, Arch, *Tools, *DO);
+    Expected<DeviceImage> Image = lowerDeviceBitcode(Linked, Arch, *Tools, DO);
     if (!Image)
       return Image.takeError();
     Program.Images.push_back(std::move(*Image));

@@ -11,6 +11,7 @@
 #include "DevicePass.h"
 #include "HostPass.h"
 #include "Manifest.h"
+#include "OffloadArch.h"
 #include "Subprocess.h"
 
 #include "llvm/Support/Error.h"
@@ -37,7 +38,9 @@ enum class CpuImageMode { Auto, On, Off };
 struct BuildSettings {
   Layout L;
   CommandOptions Commands;
-  std::vector<std::string> RequestedArchs;  ///< --offload-arch; empty: native,host
+  /// What a unit is compiled for: --offload-arch resolved once (chooseArchs); empty at a link,
+  /// where the architectures are those of the objects.
+  std::vector<OffloadArch> Archs;
   std::string OptLevel;                     ///< "-O2", or empty (device code: -O3)
   std::string DebugFlag;                    ///< "-g", "-g3", ... or empty
   CpuImageMode CpuImage = CpuImageMode::Auto;  ///< the CPU device's image (CpuImage.h)
@@ -51,17 +54,18 @@ struct BuildSettings {
 /// clang++, ld.lld of LLVM 22 (an error if missing); ptxas and libdevice when installed.
 llvm::Expected<Toolchain> findToolchain(const Layout &L);
 
-/// The GPUs of this machine as offload architectures (nvidia-smi; the kernel's KFD topology).
+/// The GPUs of this machine as offload architecture names (nvidia-smi; the kernel's KFD
+/// topology).
 std::vector<std::string> nativeArchs();
 
-/// Resolves the requested architectures (default native,host): expands "native", drops NVIDIA
-/// archs that came from it when no ptxas is installed (one warning), always adds host.
-llvm::Expected<std::vector<std::string>> chooseArchs(llvm::ArrayRef<std::string> Requested,
+/// Resolves --offload-arch's list (default native,host): expands "native", parses each name
+/// (OffloadArch::parse: an unknown one is an error), drops NVIDIA archs that came from "native"
+/// when no ptxas is installed (one warning), drops repeats, always adds host.
+llvm::Expected<std::vector<OffloadArch>> chooseArchs(llvm::ArrayRef<std::string> Requested,
                                                      const Toolchain &Tools);
 
-/// The device pass's options for S; its Archs chosen only when WithArchs (not at a link).
-llvm::Expected<DevicePassOptions> deviceOptions(const BuildSettings &S, const Toolchain &Tools,
-                                                const std::string &TempStem, bool WithArchs);
+/// The device compile's options for S (its architectures S.Archs).
+DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempStem);
 
 /// Runs the host-metadata pass on Source with the given -I/-D/-U/-std/-include flags; a
 /// ReportedError after clang printed the diagnostics (into *Diagnostics instead, when given).
@@ -75,12 +79,34 @@ llvm::Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::stri
 void reportOnce(RunningCommand &HostCompile, const CommandOptions &Commands,
                 const std::string &ClangDiagnostics);
 
+/// A translation unit on its way into a program or an object: its device code (its manifest and
+/// bitcode for each chosen architecture) in memory, its host compile perhaps still running.
+struct CompiledUnit {
+  RunningCommand HostCompile;  ///< writes HostObject; finish it with finishCommand
+  std::string HostObject;
+  DeviceImageFile DeviceCode;
+};
+
+/// Compiles one translation unit: starts HostCompile (the host compiler's command, which writes
+/// HostObject), meanwhile runs the host-metadata pass and compiles the device bitcode of every
+/// chosen architecture, its temporaries named after TempStem. The host compile is left running
+/// (the caller finishes it when it needs the object); on an error it has been waited for, so
+/// that its diagnostics came out.
+llvm::Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &Source,
+                                         llvm::ArrayRef<std::string> MetadataFlags,
+                                         llvm::ArrayRef<std::string> HostCompile,
+                                         const std::string &HostObject,
+                                         const std::string &TempStem);
+
+/// M's device bitcode for every architecture of Options (none when M has no kernels; the CPU
+/// image only when Options.CpuImage): what a unit's object carries.
+llvm::Expected<DeviceImageFile> compileDeviceCode(const Manifest &M, const Toolchain &Tools,
+                                                  const DevicePassOptions &Options);
+
 /// One translation unit to an object holding its host code and its device code (`-c`):
-/// starts HostCompile (the host compiler's command, which writes HostObject), meanwhile runs the
-/// host-metadata pass and compiles the device bitcode of every chosen architecture, then writes
-/// Object: HostObject with the device code in its `.offload_cxx` section. HostObject may be
-/// Object itself (the launcher). With SkipWithoutKernels, a source that defines and launches no
-/// kernel is left as the host compiler wrote it.
+/// compileUnit, then Object: HostObject with the device code in its `.offload_cxx` section.
+/// HostObject may be Object itself (the launcher). With SkipWithoutKernels, a source that
+/// defines and launches no kernel is left as the host compiler wrote it.
 llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
                             llvm::ArrayRef<std::string> MetadataFlags,
                             llvm::ArrayRef<std::string> HostCompile,
@@ -90,12 +116,26 @@ llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
 /// Refuses a program in which a launched kernel is only declared: no file defines it.
 llvm::Error checkKernelsDefined(const Manifest &Program);
 
-/// The device code of objects and static libraries (their `.offload_cxx` sections), linked per
-/// architecture and lowered once: what the program registers.
+/// The device code inside objects and static libraries (their `.offload_cxx` sections), in the
+/// order given; under --dry-run an input not written yet is passed over.
+llvm::Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(llvm::ArrayRef<std::string> Inputs,
+                                                              const CommandOptions &Commands);
+
+/// The device code of a program's units (compiled in this run, or read from objects and
+/// libraries), linked per architecture and lowered once, its temporaries named after TempStem:
+/// what the program registers. A single unit is the one-file case of the same link.
 llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,
-                                               llvm::ArrayRef<std::string> Inputs);
-
-
+                                               std::vector<DeviceImageFile> Units,
+                                               const std::string &TempStem);
+/// `offload-cxx INPUTS -o Output`: each C++ source of Inputs compiled as a unit (compileUnit),
+/// the device code of the other inputs (objects, static libraries) and of Archives (the static
+/// libraries -l names) read from their sections, all of it linked per architecture
+/// (linkDeviceCode), then the host link with the registration. One source alone is the
+/// one-unit case of the same steps.
+llvm::Error buildProgram(const BuildSettings &S, llvm::ArrayRef<std::string> Inputs,
+                         llvm::ArrayRef<std::string> Archives,
+                         llvm::ArrayRef<std::string> MetadataFlags, const HostPassOptions &Host,
+                         const std::string &Output);
 
 /// Prints "offload-cxx: <what> took N ms" under -v when it goes out of scope.
 struct Timer {

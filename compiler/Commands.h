@@ -33,4 +33,8 @@ int runDevicesCommand(const Layout &L);
 extern llvm::cl::SubCommand BundleCommand;
 int runBundleCommand(const Layout &L);
 
+/// `offload-cxx --print-offload-archs`: the architectures this installation can build for, one
+/// a line with a note — PrintOffloadArchs.cpp.
+int runPrintOffloadArchs(const Layout &L);
+
 } // namespace offload::compiler

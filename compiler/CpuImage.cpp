@@ -83,7 +83,7 @@ Error reduceToEntries(Module &M) {
 Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tools,
                                         const DevicePassOptions &O) {
   const std::string Source = O.TempDir + "/" + O.TempStem + ".cpu.cpp";
-  const std::string Bitcode = O.TempDir + "/" + O.TempStem + ".host.bc";
+  const std::string Bitcode = O.TempDir + "/" + O.TempStem + "." + OffloadArch::host().name() + ".bc";
   if (!O.Commands.DryRun)
     if (Error E = writeFile(Source, generateCpuSource(M)))
       return E;
@@ -117,8 +117,7 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
 Expected<DeviceImage> lowerCpuBitcode(const std::string &Bitcode, const Toolchain &Tools,
                                       const DevicePassOptions &O) {
   DeviceImage Image;
-  Image.Triple = CpuImageTriple;
-  Image.Arch = "host";
+  Image.Arch = OffloadArch::host();
   Image.Kind = object::IMG_Object;
   const std::string Object = Bitcode + ".o";
   if (Error E = runCommand({Tools.Clang, "-c", "-fPIE", O.OptLevel.empty() ? "-O2" : O.OptLevel,

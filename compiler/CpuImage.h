@@ -37,7 +37,4 @@ llvm::Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain
 llvm::Expected<DeviceImage> lowerCpuBitcode(const std::string &Bitcode, const Toolchain &Tools,
                                             const DevicePassOptions &Options);
 
-/// The triple of CPU images.
-inline constexpr const char *CpuImageTriple = "x86_64-unknown-linux-gnu";
-
 } // namespace offload::compiler

@@ -81,7 +81,7 @@ Error keepOnlyWantedStrong(const std::string &Path, const std::set<std::string> 
 } // namespace
 
 Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
-                               ArrayRef<DeviceImageFile> Files, const std::string &Arch,
+                               ArrayRef<DeviceImageFile> Files, const OffloadArch &Arch,
                                const Toolchain &Tools, const DevicePassOptions &O) {
   Symbols Seen;
   for (const std::string &B : Bitcodes)
@@ -112,7 +112,7 @@ Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
             inconvertibleErrorCode(),
             "kernels call '%s', which '%s' defines: its source is needed to compile it for %s, "
             "and it is not there any more (build from where the sources are)",
-            demangle(Wanted.front()->Symbol).c_str(), M.Source.c_str(), Arch.c_str());
+            demangle(Wanted.front()->Symbol).c_str(), M.Source.c_str(), Arch.name().c_str());
       if (!M.SourceHash.empty()) {
         Expected<std::string> Hash = sourceHash(M.Source);
         if (!Hash)

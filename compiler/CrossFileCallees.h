@@ -20,7 +20,7 @@ namespace offload::compiler {
 /// they call that a file of Files exports. A file whose source is gone is an error naming it.
 llvm::Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
                                      llvm::ArrayRef<DeviceImageFile> Files,
-                                     const std::string &Arch, const Toolchain &Tools,
+                                     const OffloadArch &Arch, const Toolchain &Tools,
                                      const DevicePassOptions &Options);
 
 } // namespace offload::compiler

@@ -50,8 +50,8 @@ std::string serializeDeviceImageFile(const DeviceImageFile &File) {
   for (const DeviceImage &I : File.Images) {
     MapVector<StringRef, StringRef> Strings;
     Strings[RecordKey] = "image";
-    Strings["triple"] = I.Triple;
-    Strings["arch"] = I.Arch;
+    Strings["triple"] = I.Arch.triple();
+    Strings["arch"] = I.Arch.name();
     Append(record(I.Kind, Strings, I.Bytes));
   }
   return Out;
@@ -141,8 +141,13 @@ Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin
     } else if (What == "image") {
       if (B.getArch().empty() || B.getTriple().empty() || B.getImage().empty())
         return Fail("an image lacks its architecture, triple or bytes");
-      File.Images.push_back(
-          {B.getTriple().str(), B.getArch().str(), B.getImageKind(), B.getImage().str()});
+      std::optional<OffloadArch> Arch = OffloadArch::tryParse(B.getArch());
+      if (!Arch)
+        return Fail("an image is for an unknown architecture '" + B.getArch() + "'");
+      if (B.getTriple() != Arch->triple())
+        return Fail("the image for " + Arch->name() + " is for '" + B.getTriple() +
+                    "', not '" + Arch->triple() + "'");
+      File.Images.push_back({*Arch, B.getImageKind(), B.getImage().str()});
     } else {
       return Fail("a record was not made by offload-cxx");
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "Manifest.h"
+#include "OffloadArch.h"
 
 #include "llvm/Object/OffloadBinary.h"
 #include "llvm/Support/Error.h"
@@ -15,10 +16,9 @@
 
 namespace offload::compiler {
 
-/// One device image, ready for libomptarget.
+/// One architecture's device code: bitcode inside objects, an image in a program.
 struct DeviceImage {
-  std::string Triple;  ///< "nvptx64-nvidia-cuda", "amdgcn-amd-amdhsa"
-  std::string Arch;    ///< "sm_90", "gfx90a"
+  OffloadArch Arch = OffloadArch::host();  ///< its triple is the record's triple
   llvm::object::ImageKind Kind = llvm::object::IMG_None;
   std::string Bytes;   ///< the raw image: an executable cubin, an AMDGPU code object
 };

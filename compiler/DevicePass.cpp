@@ -25,20 +25,6 @@ using namespace llvm;
 
 namespace offload::compiler {
 
-Expected<std::string> tripleForArch(StringRef Arch) {
-  if (Arch == "host")
-    return std::string();
-  if (Arch.starts_with("sm_") && Arch.size() > 3 &&
-      Arch.drop_front(3).find_first_not_of("0123456789af") == StringRef::npos)
-    return std::string("nvptx64-nvidia-cuda");
-  if (Arch.starts_with("gfx") && Arch.size() > 3)
-    return std::string("amdgcn-amd-amdhsa");
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown offload architecture '%s' (expected sm_XX for NVIDIA, "
-                           "gfxXXX for AMD, or host)",
-                           Arch.str().c_str());
-}
-
 Error writeBitcode(const Module &M, StringRef Path) {
   std::error_code EC;
   raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
@@ -63,10 +49,10 @@ std::string generateDeviceSource(const Manifest &M) {
     unsigned Slots = 0;
     std::vector<bool> Restrict;  // per slot: a read-only, unaliased pointer
     for (const ManifestParam &P : K.Params) {
-      Slots += slotCount(P.Kind);
+      Slots += offload::abi::slot_count(P.Kind);
       Restrict.resize(Slots, false);
       if (P.Restrict)
-        Restrict[Slots - slotCount(P.Kind)] = true;
+        Restrict[Slots - offload::abi::slot_count(P.Kind)] = true;
     }
     // A read-only unaliased slot is a `const void *__restrict__` parameter of the entry (the same
     // 8 bytes): the noalias, read-only kernel argument NVIDIA loads through ld.global.nc.
@@ -76,7 +62,7 @@ std::string generateDeviceSource(const Manifest &M) {
     OS << "  using kernel_t = decltype(" << K.Callee << ");\n";
     for (size_t I = 0; I < K.Params.size(); ++I)
       OS << "  static_assert(offload::detail::param_kind_is<kernel_t, " << I << ">(\""
-         << K.Params[I].Kind << "\"), \"offload-cxx: parameter " << I << " of " << K.Name
+         << offload::abi::param_kind_name(K.Params[I].Kind) << "\"), \"offload-cxx: parameter " << I << " of " << K.Name
          << " is classified differently by the tool and offload/abi.hpp\");\n";
     OS << "  offload::detail::call_from_slots<" << K.Callee << ">(";
     for (unsigned I = 0; I < Slots; ++I)
@@ -159,28 +145,25 @@ Error quoteSafeFileDirectives(const std::string &PtxPath) {
 } // namespace
 
 Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &SourceText,
-                                          StringRef Stem, const std::string &Arch,
+                                          StringRef Stem, const OffloadArch &Arch,
                                           const Toolchain &Tools, const DevicePassOptions &O) {
-  Expected<std::string> Triple = tripleForArch(Arch);
-  if (!Triple)
-    return Triple.takeError();
-  if (StringRef(*Triple).starts_with("nvptx") && Tools.Ptxas.empty())
+  if (Arch.isNvidia() && Tools.Ptxas.empty())
     return createStringError(inconvertibleErrorCode(),
                              "--offload-arch=%s needs the CUDA toolkit's ptxas, which was not "
                              "found (looked in $CUDA_PATH/bin, /usr/local/cuda/bin and PATH)",
-                             Arch.c_str());
+                             Arch.name().c_str());
   const std::string Source = (O.TempDir + "/" + Stem + ".device.cpp").str();
   if (!O.Commands.DryRun)  // always anew: a --save-temps file of an earlier build is stale
     if (Error E = writeFile(Source, SourceText))
       return E;
-  const std::string Bitcode = (O.TempDir + "/" + Stem + "." + Arch + ".bc").str();
+  const std::string Bitcode = (O.TempDir + "/" + Stem + "." + Arch.name() + ".bc").str();
   // -fopenmp-cuda-mode: locals stay in each work-item's own stack, as in CUDA. OpenMP's default
   // (generic) data sharing moves a local whose address escapes into memory from the OpenMP
   // device runtime (__kmpc_alloc_shared), which offload-cxx images do not link.
   std::vector<std::string> Compile = {Tools.Clang,
                                       "-fopenmp",
                                       "-fopenmp-cuda-mode",
-                                      "--offload-arch=" + Arch,
+                                      "--offload-arch=" + Arch.name(),
                                       "--offload-device-only",
                                       "-nogpulib",
                                       "-Wno-openmp-target",
@@ -206,11 +189,12 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
   errs() << tidyDeviceDiagnostics(Diagnostics, O.TempDir, Tools.OffloadIncludeDir);
   if (Failed)
     return createStringError(inconvertibleErrorCode(), "device compile for %s of '%s': %s",
-                             Arch.c_str(), M.Source.c_str(), toString(std::move(Failed)).c_str());
+                             Arch.name().c_str(), M.Source.c_str(),
+                             toString(std::move(Failed)).c_str());
   return Bitcode;
 }
 
-Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string &Arch,
+Expected<std::string> compileDeviceBitcode(const Manifest &M, const OffloadArch &Arch,
                                            const Toolchain &Tools, const DevicePassOptions &O) {
   Expected<std::string> Bitcode =
       compileDeviceSource(M, generateDeviceSource(M), O.TempStem, Arch, Tools, O);
@@ -241,7 +225,7 @@ static std::string kernelReaching(const Function &F) {
 }
 
 Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
-                        const std::string &Arch, const Toolchain &Tools) {
+                        const OffloadArch &Arch, const Toolchain &Tools) {
   LLVMContext Ctx;
   auto Merged = std::make_unique<Module>("offload-cxx.device", Ctx);
   Linker L(*Merged);
@@ -260,10 +244,10 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
       return createStringError(inconvertibleErrorCode(), "cannot link the device code of '%s'",
                                In.c_str());
   }
-  if (Arch == "host")  // CPU images: calls into the host program are resolved by its link
+  if (Arch.isHost())  // CPU images: calls into the host program are resolved by its link
     return writeBitcode(*Merged, Output);
   // NVIDIA math (<cmath> calls became __nv_* calls): CUDA's libdevice, only what is used.
-  const bool Nvidia = StringRef(Arch).starts_with("sm_");
+  const bool Nvidia = Arch.isNvidia();
   bool NeedsLibdevice = false;
   for (Function &F : *Merged)
     NeedsLibdevice |= F.isDeclaration() && F.getName().starts_with("__nv_");
@@ -324,13 +308,13 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
           "kernel '%s' calls printf, which LLVM 22 offers on %s only through the OpenMP device "
           "runtime, which offload-cxx images do not link: print from the host, or build for "
           "NVIDIA or the CPU device",
-          kernelReaching(F).c_str(), Arch.c_str());
+          kernelReaching(F).c_str(), Arch.name().c_str());
     if (Name.starts_with("__ocml_") || Name.starts_with("__ockl_") || Name.starts_with("__nv_"))
       return createStringError(
           inconvertibleErrorCode(),
           "%s: the kernels call the math function '%s', and Debian's LLVM 22 ships no device "
           "math library for %s%s",
-          Arch.c_str(), Name.str().c_str(), Arch.c_str(),
+          Arch.name().c_str(), Name.str().c_str(), Arch.name().c_str(),
           Nvidia ? "" : " (ROCm's device libraries are not packaged): build this program for "
                         "NVIDIA or the CPU device, or avoid <cmath> in its kernels");
     const std::string Kernel = kernelReaching(F), Callee = demangle(Name.str());
@@ -360,23 +344,20 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
   return writeBitcode(*Merged, Output);
 }
 
-Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::string &Arch,
+Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const OffloadArch &Arch,
                                          const Toolchain &Tools, const DevicePassOptions &O) {
-  if (Arch == "host")
+  if (Arch.isHost())
     return lowerCpuBitcode(Bitcode, Tools, O);
-  Expected<std::string> Triple = tripleForArch(Arch);
-  if (!Triple)
-    return Triple.takeError();
   DeviceImage Image;
-  Image.Triple = *Triple;
   Image.Arch = Arch;
+  const std::string Triple = Arch.triple().str(), Name = Arch.name();
   std::string ImagePath;
-  if (StringRef(*Triple).starts_with("nvptx")) {
-    const std::string Ptx = tempPath(O, "." + Arch + ".ptx");
-    ImagePath = tempPath(O, "." + Arch + ".cubin");
+  if (Arch.isNvidia()) {
+    const std::string Ptx = tempPath(O, "." + Name + ".ptx");
+    ImagePath = tempPath(O, "." + Name + ".cubin");
     // libdevice's sqrt and division follow __nvvm_reflect("__CUDA_PREC_SQRT"/"__CUDA_PREC_DIV"):
     // ask for IEEE-rounded results, as nvcc does by default and as the CPU device computes.
-    if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-march=" + Arch, O.OptLevel,
+    if (Error E = runCommand({Tools.Clang, "--target=" + Triple, "-march=" + Name, O.OptLevel,
                               "-mllvm", "-openmp-opt-disable",
                               "-mllvm", "-nvvm-reflect-add=__CUDA_PREC_SQRT=1", "-mllvm",
                               "-nvvm-reflect-add=__CUDA_PREC_DIV=1", "-S", Bitcode, "-o", Ptx},
@@ -386,23 +367,23 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::
       if (Error E = quoteSafeFileDirectives(Ptx))
         return E;
     std::string PtxasErrors;
-    if (Error E = runCommandCapturingErrors({Tools.Ptxas, "-arch=" + Arch, "-O3", Ptx, "-o",
+    if (Error E = runCommandCapturingErrors({Tools.Ptxas, "-arch=" + Name, "-O3", Ptx, "-o",
                                              ImagePath},
                                             O.Commands, Ptx + ".stderr", PtxasErrors)) {
       Expected<std::string> PtxText = readBytes(Ptx);
-      errs() << ptxasErrorsAtSource(PtxasErrors, PtxText ? *PtxText : "", Arch);
+      errs() << ptxasErrorsAtSource(PtxasErrors, PtxText ? *PtxText : "", Name);
       consumeError(PtxText.takeError());
       return createStringError(inconvertibleErrorCode(),
                                "ptxas refused the device code for %s (an asm statement in a "
                                "kernel?): %s",
-                               Arch.c_str(), toString(std::move(E)).c_str());
+                               Name.c_str(), toString(std::move(E)).c_str());
     }
     errs() << PtxasErrors;  // its warnings, if any
     Image.Kind = object::IMG_Cubin;
   } else {
-    const std::string Object = tempPath(O, "." + Arch + ".o");
-    ImagePath = tempPath(O, "." + Arch + ".hsaco");
-    if (Error E = runCommand({Tools.Clang, "--target=" + *Triple, "-mcpu=" + Arch, "-nogpulib",
+    const std::string Object = tempPath(O, "." + Name + ".o");
+    ImagePath = tempPath(O, "." + Name + ".hsaco");
+    if (Error E = runCommand({Tools.Clang, "--target=" + Triple, "-mcpu=" + Name, "-nogpulib",
                               O.OptLevel, "-mllvm", "-openmp-opt-disable", "-c", Bitcode, "-o",
                               Object},
                              O.Commands))
@@ -418,46 +399,6 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::
     return Bytes.takeError();
   Image.Bytes = std::move(*Bytes);
   return Image;
-}
-
-Error runDevicePass(const Manifest &M, const Toolchain &Tools, const DevicePassOptions &O,
-                    StringRef OutPath) {
-  DeviceImageFile File;
-  File.Kernels = M;
-  for (const std::string &Arch : O.Archs) {
-    Expected<std::string> Triple = tripleForArch(Arch);
-    if (!Triple)
-      return Triple.takeError();
-    if (M.Kernels.empty())
-      continue;
-    if (Triple->empty() && !O.CpuImage)
-      continue;
-    if (Triple->empty()) {  // the CPU device's image: workgroup loops (CpuImage.h)
-      Expected<std::string> Bitcode = compileCpuBitcode(M, Tools, O);
-      if (!Bitcode)
-        return Bitcode.takeError();
-      Expected<DeviceImage> Image = lowerCpuBitcode(*Bitcode, Tools, O);
-      if (!Image)
-        return Image.takeError();
-      if (!O.Commands.DryRun)
-        File.Images.push_back(std::move(*Image));
-      continue;
-    }
-    Expected<std::string> Bitcode = compileDeviceBitcode(M, Arch, Tools, O);
-    if (!Bitcode)
-      return Bitcode.takeError();
-    if (!O.Commands.DryRun)
-      if (Error E = linkDeviceBitcode({*Bitcode}, *Bitcode, Arch, Tools))
-        return E;
-    Expected<DeviceImage> Image = lowerDeviceBitcode(*Bitcode, Arch, Tools, O);
-    if (!Image)
-      return Image.takeError();
-    if (!O.Commands.DryRun)
-      File.Images.push_back(std::move(*Image));
-  }
-  if (O.Commands.DryRun)
-    return Error::success();
-  return writeDeviceImageFile(File, OutPath);
 }
 
 } // namespace offload::compiler

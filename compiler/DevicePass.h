@@ -1,16 +1,18 @@
-// compiler/DevicePass.h — pass 2 of 3: builds every kernel instantiation of a manifest for each
-// requested GPU architecture and writes device.bin (DeviceImageFile.h).
+// compiler/DevicePass.h — pass 2 of 3, in its steps: compiling a manifest's kernel instantiations
+// to bitcode for one GPU architecture (each unit, Build.h's compileUnit), linking the bitcode of
+// a program's units, and lowering it to the image the vendor's loader takes (Build.h's
+// linkDeviceCode).
 //
 // A generated translation unit #includes the user's source and defines one entry per manifest
 // kernel (offload/detail/device_entry.hpp). clang 22 compiles it in OpenMP device-only mode —
 // which parses host headers (<vector>, <iostream>) and emits only device code — to bitcode; the
 // entries get the visibility loaders need; then NVIDIA: PTX, and ptxas to an executable cubin;
-// AMD: a code object linked by lld. The CPU device needs no image: it runs the host-compiled
-// kernel (docs/design.md).
+// AMD: a code object linked by lld. The CPU device's image is CpuImage.h's (docs/design.md).
 #pragma once
 
 #include "DeviceImageFile.h"
 #include "Manifest.h"
+#include "OffloadArch.h"
 #include "Subprocess.h"
 
 #include "llvm/Support/Error.h"
@@ -33,7 +35,7 @@ struct Toolchain {
 };
 
 struct DevicePassOptions {
-  std::vector<std::string> Archs;  ///< "sm_90", "gfx90a", "host"
+  std::vector<OffloadArch> Archs;  ///< the architectures a unit is compiled for
   std::string OptLevel = "-O3";
   std::string TempDir;             ///< where intermediate files go
   std::string TempStem;            ///< their common name prefix
@@ -52,13 +54,13 @@ llvm::Error writeBitcode(const llvm::Module &M, llvm::StringRef Path);
 /// Compiles SourceText (a generated translation unit that includes M's source) for Arch with M's
 /// compile flags, as <TempDir>/<Stem>.device.cpp → <Stem>.<Arch>.bc; returns the bitcode's path.
 llvm::Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &SourceText,
-                                                llvm::StringRef Stem, const std::string &Arch,
+                                                llvm::StringRef Stem, const OffloadArch &Arch,
                                                 const Toolchain &Tools,
                                                 const DevicePassOptions &Options);
 
 /// Compiles M's device translation unit for Arch to bitcode (entries visible, weak_odr so that
 /// translation units link); returns its path.
-llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::string &Arch,
+llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const OffloadArch &Arch,
                                                  const Toolchain &Tools,
                                                  const DevicePassOptions &Options);
 
@@ -66,18 +68,11 @@ llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const std::s
 /// the math library the target has (NVIDIA: Libdevice, only the functions used). A call left
 /// unresolved is an error naming the function.
 llvm::Error linkDeviceBitcode(llvm::ArrayRef<std::string> Inputs, const std::string &Output,
-                              const std::string &Arch, const Toolchain &Tools);
+                              const OffloadArch &Arch, const Toolchain &Tools);
 
 /// Lowers linked bitcode to the image the vendor's plugin loads.
-llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const std::string &Arch,
+llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const OffloadArch &Arch,
                                                const Toolchain &Tools,
                                                const DevicePassOptions &Options);
-
-/// Builds M's kernels for every GPU arch of Options.Archs and writes device.bin to OutPath.
-llvm::Error runDevicePass(const Manifest &M, const Toolchain &Tools,
-                          const DevicePassOptions &Options, llvm::StringRef OutPath);
-
-/// "nvptx64-nvidia-cuda" for sm_*, "amdgcn-amd-amdhsa" for gfx*, "" for host, or an error.
-llvm::Expected<std::string> tripleForArch(llvm::StringRef Arch);
 
 } // namespace offload::compiler

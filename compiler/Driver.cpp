@@ -1,10 +1,13 @@
-// compiler/Driver.cpp — `offload-cxx`, the compiler driver. It runs the three passes
-//   host metadata (manifest) -> device (device.bin) -> host (the program)
-// in one command, or one at a time with --pass, like the seed's -Zoffload=HostMetadata|Device|Host.
-// Options are declared in one table below; each says which pass consumes it.
+// compiler/Driver.cpp — `offload-cxx`, the compiler driver: its options (declared in one table
+// below, each with the step that consumes it), the checks of inputs and output, and the choice
+// of what to run: a program (buildProgram: every source compiled as a unit, device code linked
+// per architecture, the host link), objects with -c (compileToObject), one pass at a time with
+// --pass (host metadata -> manifest, device -> device.bin, host -> program, like the seed's
+// -Zoffload=HostMetadata|Device|Host), or a subcommand (Commands.h, Launcher.h).
 #include "Build.h"
 #include "Commands.h"
 #include "DevicePass.h"
+#include "HostFlags.h"
 #include "HostMetadataPass.h"
 #include "HostPass.h"
 #include "Launcher.h"
@@ -17,11 +20,7 @@
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -29,7 +28,6 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -186,21 +184,6 @@ template <class T> T check(Expected<T> V) {
   return std::move(*V);
 }
 
-/// -f flags about floating-point semantics, which the device compiles get as well.
-bool isFloatingPointFlag(StringRef F) {
-  static const char *const Names[] = {
-      "fast-math",       "unsafe-math-optimizations", "finite-math-only", "math-errno",
-      "signed-zeros",    "reciprocal-math",           "approx-func",      "trapping-math",
-      "associative-math", "honor-nans",               "honor-infinities", "denormal-fp-math"};
-  if (!F.consume_front("-f"))
-    return false;
-  if (F.starts_with("fp-contract="))
-    return true;
-  F.consume_front("no-");
-  F = F.split('=').first;
-  return llvm::is_contained(Names, F);
-}
-
 std::vector<std::string> compileArgs() {
   std::vector<std::string> Args;
   for (const std::string &D : IncludeDirs) {
@@ -218,119 +201,7 @@ std::vector<std::string> compileArgs() {
 }
 
 
-/// The GPU names `ptxas --help` lists ('sm_90', 'sm_90a', ...); empty if it cannot be run.
-std::vector<std::string> ptxasArchs(const std::string &Ptxas) {
-  std::vector<std::string> Archs;
-  SmallString<128> Out;
-  if (sys::fs::createTemporaryFile("offload-cxx-ptxas", "txt", Out))
-    return Archs;
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef("")};
-  StringRef Args[] = {Ptxas, "--help"};
-  if (sys::ExecuteAndWait(Ptxas, Args, std::nullopt, Redirects) == 0)
-    if (auto Buf = MemoryBuffer::getFile(Out)) {
-      SmallVector<StringRef> Parts;
-      (*Buf)->getBuffer().split(Parts, '\'');
-      for (StringRef P : Parts)
-        if (P.starts_with("sm_") && P.size() < 12 && llvm::find(Archs, P.str()) == Archs.end())
-          Archs.push_back(P.str());
-    }
-  sys::fs::remove(Out);
-  return Archs;
-}
-
-/// The processors LLVM 22's backend for Triple knows, in its order.
-std::vector<std::string> backendProcessors(StringRef TripleName, StringRef Prefix) {
-  InitializeAllTargetInfos();
-  InitializeAllTargetMCs();
-  std::vector<std::string> Names;
-  Triple T(TripleName);
-  std::string Err;
-  const Target *Tgt = TargetRegistry::lookupTarget(T, Err);
-  if (!Tgt)
-    return Names;
-  std::unique_ptr<MCSubtargetInfo> STI(Tgt->createMCSubtargetInfo(T, "", ""));
-  if (!STI)
-    return Names;
-  for (const SubtargetSubTypeKV &P : STI->getAllProcessorDescriptions())
-    if (StringRef(P.Key).starts_with(Prefix))
-      Names.push_back(P.Key);
-  return Names;
-}
-
-/// --print-offload-archs: host always; sm_XX that both clang 22's NVPTX backend and the ptxas
-/// found accept, when there is one with libdevice; every gfx target of the AMDGPU backend
-/// (ld.lld links AMD code objects; no vendor toolkit is needed to build them).
-int printOffloadArchs(const Layout &L) {
-  Toolchain Tools = check(findToolchain(L));
-  outs() << "host\tthe CPU device: always built, runs every program\n";
-  if (Tools.Ptxas.empty()) {
-    outs() << "# NVIDIA sm_XX: none, no ptxas found (CUDA_PATH, /usr/local/cuda/bin, PATH or "
-              "OFFLOAD_CXX_PTXAS)\n";
-  } else if (!sys::fs::exists(Tools.Libdevice)) {
-    outs() << "# NVIDIA sm_XX: none, no libdevice beside " << Tools.Ptxas << " (expected "
-           << Tools.Libdevice << ")\n";
-  } else {
-    std::vector<std::string> Known = ptxasArchs(Tools.Ptxas);
-    std::vector<std::string> Sm = backendProcessors("nvptx64-nvidia-cuda", "sm_");
-    auto Number = [](StringRef A) {  // sm_90a -> 90
-      unsigned N = 0;
-      A.drop_front(3).take_while(isDigit).getAsInteger(10, N);
-      return N;
-    };
-    llvm::stable_sort(Sm, [&](const std::string &X, const std::string &Y) {
-      return std::make_pair(Number(X), X) < std::make_pair(Number(Y), Y);
-    });
-    for (const std::string &A : Sm)
-      if (llvm::find(Known, A) != Known.end())
-        outs() << A << "\tNVIDIA, PTX by clang 22, cubin by " << Tools.Ptxas << "\n";
-  }
-  for (const std::string &A : backendProcessors("amdgcn-amd-amdhsa", "gfx"))
-    outs() << A << "\tAMD, code object by clang 22 and " << Tools.Lld << "\n";
-  return 0;
-}
-
 } // namespace
-
-/// Host compiler flags passed through, taken out of argv before the options are parsed (LLVM
-/// registers options of its own named W and f...): -f<flag> and -W<flag> go to the host compile
-/// and link (-fsanitize=thread reaches both), -Wl,<args> to the link only, -Xcompiler <arg>
-/// (-Xhost <arg>) to both. Not for subcommands: after `--` a launcher's command is its own.
-struct HostPassThrough {
-  std::vector<std::string> Compile, Link;
-};
-
-HostPassThrough takeHostFlags(int &argc, char **argv) {
-  HostPassThrough P;
-  static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher",
-                                            "link-launcher"};
-  if (argc > 1 && llvm::is_contained(Subcommands, StringRef(argv[1])))
-    return P;
-  int Out = 1;
-  for (int I = 1; I < argc; ++I) {
-    StringRef A = argv[I];
-    if (A == "--") {  // the rest are inputs
-      while (I < argc)
-        argv[Out++] = argv[I++];
-      break;
-    }
-    if ((A == "-Xcompiler" || A == "-Xhost") && I + 1 < argc) {
-      P.Compile.push_back(argv[I + 1]);
-      P.Link.push_back(argv[++I]);
-    } else if (A.starts_with("-Wl,")) {
-      P.Link.push_back(A.str());
-    } else if (A.starts_with("-W") && A.size() > 2) {
-      P.Compile.push_back(A.str());
-    } else if (A.starts_with("-f") && A.size() > 2) {
-      P.Compile.push_back(A.str());
-      P.Link.push_back(A.str());
-    } else {
-      argv[Out++] = argv[I];
-    }
-  }
-  argc = Out;
-  argv[argc] = nullptr;
-  return P;
-}
 
 int main(int argc, char **argv) {
   InitLLVM Init(argc, argv);
@@ -369,7 +240,7 @@ int main(int argc, char **argv) {
   if (LinkLauncherCommand)
     return runLinkLauncher(L);
   if (PrintOffloadArchs)
-    return printOffloadArchs(L);
+    return runPrintOffloadArchs(L);
   CommandOptions Cmd{Verbose, DryRun};
   std::vector<std::string> Flags = compileArgs();
   const std::vector<std::string> &HostFlags = HostPass.Compile, &HostLinkFlags = HostPass.Link;
@@ -479,7 +350,6 @@ int main(int argc, char **argv) {
   BuildSettings S;
   S.L = L;
   S.Commands = Cmd;
-  S.RequestedArchs.assign(OffloadArchs.begin(), OffloadArchs.end());
   S.OptLevel = Opt;
   if (CpuImage != "auto" && CpuImage != "on" && CpuImage != "off")
     fail("--cpu-image takes auto, on or off, not '" + CpuImage + "'");
@@ -489,6 +359,10 @@ int main(int argc, char **argv) {
   S.TempDir = std::string(TempDir);
   S.Stem = Stem;
   S.GccHostCompiler = sys::path::filename(HostCompiler).find("clang") == StringRef::npos;
+  // --offload-arch, parsed once, when something is compiled (a link takes its objects').
+  if (CompileOnly || Pass == "device" || (Pass == "all" && llvm::any_of(Inputs, isCxxSource)))
+    S.Archs = check(chooseArchs(std::vector<std::string>(OffloadArchs.begin(), OffloadArchs.end()),
+                                check(findToolchain(L))));
 
   auto hostOptions = [&]() {
     HostPassOptions O;
@@ -514,72 +388,40 @@ int main(int argc, char **argv) {
     O.Commands = Cmd;
     return O;
   };
-  auto Device = [&](const Manifest &M, StringRef Out) {
-    Timer T{"device pass", Cmd};
-    Toolchain Tools = check(findToolchain(L));
-    DevicePassOptions O = check(deviceOptions(S, Tools, Stem, /*WithArchs=*/true));
-    if (Verbose)
-      errs() << "offload-cxx: device pass for " << join(O.Archs, ",") << "\n";
-    check(runDevicePass(M, Tools, O, Out));
-  };
-
-  // -c: one object per source, with the device code inside (ObjectFiles.h).
-  auto CompileToObject = [&](const std::string &Source, const std::string &Object) {
-    HostPassOptions HO = hostOptions();
-    const std::string HostObject =
-        std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
-    check(compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
-                          HostObject, Object));
-  };
-
   if (CompileOnly) {
-    std::vector<std::string> Sources(Inputs.begin(), Inputs.end());
-    for (const std::string &Source : Sources) {
+    for (const std::string &Source : Inputs) {
       if (!isCxxSource(Source))
         fail("-c compiles C++ sources; '" + Source + "' is not one");
-      CompileToObject(Source, Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output));
+      HostPassOptions HO = hostOptions();
+      const std::string HostObject =
+          std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
+      check(compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
+                            HostObject,
+                            Output.empty() ? sys::path::stem(Source).str() + ".o"
+                                           : std::string(Output)));
     }
-    return 0;
-  }
-  const bool AllOneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
-  if (Pass == "all" && !AllOneSource) {
-    // Link: objects and static libraries, their device code linked per architecture.
-    std::vector<std::string> Sources(Inputs.begin(), Inputs.end()), Objects;
-    for (const std::string &In : Sources) {
-      if (isCxxSource(In)) {
-        // Numbered: a/x.cpp and b/x.cpp share a stem.
-        std::string Object = (TempDir + "/" + Twine(Objects.size()) + "." + tempStem(In) +
-                              ".compiled.o").str();
-        CompileToObject(In, Object);
-        Objects.push_back(Object);
-      } else {
-        Objects.push_back(In);
-      }
-    }
-    Timer T{"link", Cmd};
-    // Static libraries named with -l (searched in the -L folders, as the host link will) carry
-    // device code too; the host link still gets the -l itself.
-    std::vector<std::string> DeviceInputs = Objects;
-    for (const std::string &Lib : LinkLibs)
-      for (const std::string &Dir : LinkDirs)
-        if (const std::string Archive = libraryFiles(Dir, Lib).front(); sys::fs::exists(Archive)) {
-          DeviceInputs.push_back(Archive);
-          break;
-        }
-    DeviceImageFile Program = check(linkDeviceCode(S, DeviceInputs));
-    check(linkProgram(Objects, Program, hostOptions(), Output));
     return 0;
   }
 
   if (Pass == "host-metadata") {
     Manifest M = check(runHostMetadata(S, Inputs[0], Flags));
     check(writeManifest(M, Output));
-  } else if (Pass == "device") {
+    return 0;
+  }
+  if (Pass == "device") {
     if (ManifestPath.empty())
       fail("--pass=device needs --manifest=PATH");
     Manifest M = check(readManifest(ManifestPath));
-    Device(M, Output);
-  } else if (Pass == "host") {
+    Timer T{"device pass", Cmd};
+    Toolchain Tools = check(findToolchain(L));
+    std::vector<DeviceImageFile> Units;
+    Units.push_back(check(compileDeviceCode(M, Tools, deviceOptions(S, Stem))));
+    DeviceImageFile Program = check(linkDeviceCode(S, std::move(Units), Stem));
+    if (!DryRun)
+      check(writeDeviceImageFile(Program, Output));
+    return 0;
+  }
+  if (Pass == "host") {
     if (DeviceImagePath.empty())
       fail("--pass=host needs --device-image=PATH");
     if (!sys::fs::exists(DeviceImagePath))
@@ -587,33 +429,19 @@ int main(int argc, char **argv) {
     Timer T{"host pass", Cmd};
     check(runHostPass(std::vector<std::string>(Inputs.begin(), Inputs.end()), DeviceImagePath,
                       hostOptions(), Output));
-  } else {
-    // The host compile needs nothing from the other passes: it runs while they do.
-    HostPassOptions HO = hostOptions();
-    const std::string HostObject =
-        (TempDir + "/" + Stem + "." + tempStem(Inputs[0]) + ".host.o").str();
-    RunningCommand HostCompile = check(
-        startCommand(check(hostCompileCommand(Inputs[0], HO, HostObject)), Cmd));
-    std::string ClangDiagnostics;
-    Expected<Manifest> Parsed = runHostMetadata(S, Inputs[0], Flags, &ClangDiagnostics);
-    if (!Parsed) {
-      reportOnce(HostCompile, Cmd, ClangDiagnostics);  // one report of each mistake
-      check(Parsed.takeError());
-    }
-    Manifest M = std::move(*Parsed);
-    if (LinkLibs.empty())  // else a library may define it
-      check(checkKernelsDefined(M));
-    std::string ManifestOut = (TempDir + "/" + Stem + ".manifest").str();
-    if (SaveTemps)
-      check(writeManifest(M, ManifestOut));
-    std::string DeviceBin = (TempDir + "/" + Stem + ".device.bin").str();
-    Device(M, DeviceBin);
-    check(finishCommand(HostCompile, Cmd));
-    Timer T{"host link", Cmd};
-    DeviceImageFile File;
-    if (!DryRun)
-      File = check(readDeviceImageFile(DeviceBin));
-    check(linkProgram({HostObject}, File, HO, Output));
+    return 0;
   }
+
+  // A program. Static libraries named with -l (searched in the -L folders, as the host link
+  // will) carry device code too; the host link still gets the -l itself.
+  std::vector<std::string> Archives;
+  for (const std::string &Lib : LinkLibs)
+    for (const std::string &Dir : LinkDirs)
+      if (const std::string Archive = libraryFiles(Dir, Lib).front(); sys::fs::exists(Archive)) {
+        Archives.push_back(Archive);
+        break;
+      }
+  check(buildProgram(S, std::vector<std::string>(Inputs.begin(), Inputs.end()), Archives, Flags,
+                     hostOptions(), Output));
   return 0;
 }

@@ -3,6 +3,8 @@
 
 #include "CpuImage.h"
 
+#include <offload/detail/runtime_api.hpp>
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
@@ -19,20 +21,132 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <type_traits>
 
 using namespace llvm;
 
 namespace offload::compiler {
 
-static constexpr StringLiteral HostTriple = "x86_64-unknown-linux-gnu";
-/// OFFLOAD_CXX_PROGRAM_VERSION in include/offload/detail/runtime_api.hpp.
-static constexpr uint32_t ProgramRecordVersion = 4;
 /// Constructor priority of the registrations: early, like clang's offload registration, so that
 /// kernels launched from users' static constructors are already known.
 static constexpr int RegistrationPriority = 101;
-/// OFFLOAD_CXX_KERNEL_USES_BARRIERS.
-static constexpr uint64_t KernelUsesBarriers = 1;
+
+// The program record is the runtime's own declaration (include/offload/detail/runtime_api.hpp):
+// its version and flags are the header's macros, and each IR record type below is built from the
+// C++ struct's fields, listed once here in order. A field added, removed, moved or resized in the
+// header makes a static_assert below fail, so that this file stops compiling until it follows.
+#define OFFLOAD_CXX_KERNEL_RECORD_FIELDS(F)                                                       \
+  F(offload_cxx_kernel_record, host_address)                                                     \
+  F(offload_cxx_kernel_record, name)                                                             \
+  F(offload_cxx_kernel_record, entry)                                                            \
+  F(offload_cxx_kernel_record, declared_at)                                                      \
+  F(offload_cxx_kernel_record, param_names)                                                      \
+  F(offload_cxx_kernel_record, flags)                                                            \
+  F(offload_cxx_kernel_record, cpu_entry)
+#define OFFLOAD_CXX_IMAGE_FIELDS(F)                                                               \
+  F(offload_cxx_image, arch)                                                                     \
+  F(offload_cxx_image, start)                                                                    \
+  F(offload_cxx_image, size)
+#define OFFLOAD_CXX_PROGRAM_FIELDS(F)                                                             \
+  F(offload_cxx_program, version)                                                                \
+  F(offload_cxx_program, num_kernels)                                                            \
+  F(offload_cxx_program, kernels)                                                                \
+  F(offload_cxx_program, num_archs)                                                              \
+  F(offload_cxx_program, archs)                                                                  \
+  F(offload_cxx_program, num_images)                                                             \
+  F(offload_cxx_program, images)
+
+namespace {
+
+/// Where one field of a record lies.
+struct FieldPlace {
+  std::size_t Offset, Size;
+};
+
+/// Whether Fields, in order and naturally aligned (as LLVM lays out a non-packed struct for
+/// x86-64), cover the whole struct of StructSize bytes: no field left out, none out of order.
+template <std::size_t N>
+constexpr bool coversInOrder(const FieldPlace (&Fields)[N], std::size_t StructSize) {
+  std::size_t End = 0, Align = 1;
+  for (const FieldPlace &F : Fields) {
+    if (F.Offset != (End + F.Size - 1) / F.Size * F.Size)
+      return false;
+    End = F.Offset + F.Size;
+    Align = F.Size > Align ? F.Size : Align;
+  }
+  return (End + Align - 1) / Align * Align == StructSize;
+}
+
+/// Converts to any field's type: counts an aggregate's fields (as many as brace
+/// initialisation accepts), so that a field added in a record's padding is noticed too.
+struct AnyField {
+  template <class T> constexpr operator T() const noexcept;
+};
+template <class Record, class... Fields> constexpr std::size_t fieldCount() {
+  if constexpr (requires { Record{Fields{}..., AnyField{}}; })
+    return fieldCount<Record, Fields..., AnyField>();
+  else
+    return sizeof...(Fields);
+}
+
+#define OFFLOAD_CXX_FIELD_PLACE(Record, Field) FieldPlace{offsetof(Record, Field), sizeof(Record::Field)},
+constexpr FieldPlace KernelRecordPlaces[] = {OFFLOAD_CXX_KERNEL_RECORD_FIELDS(OFFLOAD_CXX_FIELD_PLACE)};
+constexpr FieldPlace ImagePlaces[] = {OFFLOAD_CXX_IMAGE_FIELDS(OFFLOAD_CXX_FIELD_PLACE)};
+constexpr FieldPlace ProgramPlaces[] = {OFFLOAD_CXX_PROGRAM_FIELDS(OFFLOAD_CXX_FIELD_PLACE)};
+#undef OFFLOAD_CXX_FIELD_PLACE
+static_assert(coversInOrder(KernelRecordPlaces, sizeof(offload_cxx_kernel_record)) &&
+                  fieldCount<offload_cxx_kernel_record>() == std::size(KernelRecordPlaces),
+              "offload_cxx_kernel_record changed: list its fields in OFFLOAD_CXX_KERNEL_RECORD_FIELDS");
+static_assert(coversInOrder(ImagePlaces, sizeof(offload_cxx_image)) &&
+                  fieldCount<offload_cxx_image>() == std::size(ImagePlaces),
+              "offload_cxx_image changed: list its fields in OFFLOAD_CXX_IMAGE_FIELDS");
+static_assert(coversInOrder(ProgramPlaces, sizeof(offload_cxx_program)) &&
+                  fieldCount<offload_cxx_program>() == std::size(ProgramPlaces),
+              "offload_cxx_program changed: list its fields in OFFLOAD_CXX_PROGRAM_FIELDS");
+
+template <class> inline constexpr bool UnsupportedField = false;
+
+/// The IR type of a record field of C++ type T.
+template <class T> Type *fieldType(LLVMContext &Ctx) {
+  if constexpr (std::is_pointer_v<T>)
+    return PointerType::getUnqual(Ctx);
+  else if constexpr (std::is_integral_v<T>)
+    return Type::getIntNTy(Ctx, 8 * sizeof(T));
+  else
+    static_assert(UnsupportedField<T>, "a record field the registration module cannot emit");
+}
+
+#define OFFLOAD_CXX_FIELD_TYPE(Record, Field) fieldType<decltype(Record::Field)>(Ctx),
+StructType *kernelRecordType(LLVMContext &Ctx) {
+  return StructType::create(Ctx, {OFFLOAD_CXX_KERNEL_RECORD_FIELDS(OFFLOAD_CXX_FIELD_TYPE)},
+                            "offload_cxx_kernel_record");
+}
+StructType *imageType(LLVMContext &Ctx) {
+  return StructType::create(Ctx, {OFFLOAD_CXX_IMAGE_FIELDS(OFFLOAD_CXX_FIELD_TYPE)},
+                            "offload_cxx_image");
+}
+StructType *programType(LLVMContext &Ctx) {
+  return StructType::create(Ctx, {OFFLOAD_CXX_PROGRAM_FIELDS(OFFLOAD_CXX_FIELD_TYPE)},
+                            "offload_cxx_program");
+}
+#undef OFFLOAD_CXX_FIELD_TYPE
+
+/// The value of a field of type `decltype(Record::Field)` (an integer field).
+#define OFFLOAD_CXX_FIELD_INT(Record, Field, Value)                                               \
+  ConstantInt::get(fieldType<decltype(Record::Field)>(Ctx), Value)
+
+/// The registration call, named and typed as the header declares it.
+#define OFFLOAD_CXX_DECLARED_NAME(F) (static_cast<void>(sizeof(&F)), #F)
+constexpr const char *RegisterProgramName =
+    OFFLOAD_CXX_DECLARED_NAME(__offload_cxx_register_program);
+static_assert(std::is_same_v<decltype(&__offload_cxx_register_program),
+                             void (*)(const offload_cxx_program *)>,
+              "__offload_cxx_register_program changed: change its call below");
+
+} // namespace
 
 static Constant *cString(Module &M, StringRef S, const Twine &Name) {
   return IRBuilder<>(M.getContext())
@@ -42,9 +156,8 @@ static Constant *cString(Module &M, StringRef S, const Twine &Name) {
 Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile &File,
                                                           LLVMContext &Ctx) {
   auto M = std::make_unique<Module>("offload-cxx.registration", Ctx);
-  M->setTargetTriple(Triple(HostTriple));
+  M->setTargetTriple(Triple(OffloadArch::host().triple()));  // the program's, as the CPU image's
   PointerType *Ptr = PointerType::getUnqual(Ctx);
-  Type *I32 = Type::getInt32Ty(Ctx);
 
   // The kernels' host addresses: the instantiations the user's object defines.
   std::vector<Function *> HostKernels;
@@ -60,9 +173,9 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   }
 
   // (1) offload-cxx's program record.
-  const bool HasCpuImage = llvm::any_of(File.Images, [](const DeviceImage &I) { return I.Arch == "host"; });
-  StructType *KernelRecord = StructType::create(Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Type::getInt64Ty(Ctx), Ptr},
-                         "offload_cxx_kernel_record");
+  const bool HasCpuImage =
+      llvm::any_of(File.Images, [](const DeviceImage &I) { return I.Arch.isHost(); });
+  StructType *KernelRecord = kernelRecordType(Ctx);
   // Each kernel's workgroup loop in the CPU image (CpuImage.h); weak: null where the image has
   // none (no CPU image, or a static-library kernel the program does not link).
   auto cpuEntry = [&](const ManifestKernel &K) -> Constant * {
@@ -80,16 +193,16 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
     std::string ParamNames;
     for (const ManifestParam &P : K.Params) {  // one name per launch slot
       ParamNames += (ParamNames.empty() ? "" : ",") + P.Name;
-      if (slotCount(P.Kind) == 2)
+      if (offload::abi::slot_count(P.Kind) == 2)
         ParamNames += "," + P.Name + ".size()";
     }
-    Records.push_back(ConstantStruct::get(
+    Records.push_back(ConstantStruct::get(  // in OFFLOAD_CXX_KERNEL_RECORD_FIELDS's order
         KernelRecord, {HostKernels[I], cString(*M, K.Name, ".offload_cxx.name"),
                        cString(*M, K.Entry, ".offload_cxx.entry"),
                        cString(*M, K.DeclaredAt, ".offload_cxx.declared_at"),
                        cString(*M, ParamNames, ".offload_cxx.param_names"),
-                       ConstantInt::get(Type::getInt64Ty(Ctx),
-                                        K.UsesBarriers ? KernelUsesBarriers : 0),
+                       OFFLOAD_CXX_FIELD_INT(offload_cxx_kernel_record, flags,
+                                             K.UsesBarriers ? OFFLOAD_CXX_KERNEL_USES_BARRIERS : 0),
                        cpuEntry(K)}));
   }
   ArrayType *RecordsTy = ArrayType::get(KernelRecord, Records.size());
@@ -99,9 +212,9 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
                                         ".offload_cxx.kernels");
   std::vector<Constant *> Archs;
   for (const DeviceImage &I : File.Images)
-    if (I.Arch != "host")
-      Archs.push_back(cString(*M, I.Arch, ".offload_cxx.arch"));
-  Archs.push_back(cString(*M, "host", ".offload_cxx.arch"));
+    if (I.Arch.isGpu())
+      Archs.push_back(cString(*M, I.Arch.name(), ".offload_cxx.arch"));
+  Archs.push_back(cString(*M, OffloadArch::host().name(), ".offload_cxx.arch"));
   ArrayType *ArchsTy = ArrayType::get(Ptr, Archs.size());
   auto *ArchsVar = new GlobalVariable(*M, ArchsTy, true, GlobalValue::InternalLinkage,
                                       ConstantArray::get(ArchsTy, Archs), ".offload_cxx.archs");
@@ -109,9 +222,9 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   // without running it (`offload-cxx devices PROGRAM`, `offload-cxx bundle`).
   std::string ArchList;
   for (const DeviceImage &I : File.Images)
-    if (I.Arch != "host")
-      ArchList += I.Arch + ",";
-  ArchList += "host";
+    if (I.Arch.isGpu())
+      ArchList += I.Arch.name() + ",";
+  ArchList += OffloadArch::host().name();
   auto *ArchListVar = new GlobalVariable(
       *M, ArrayType::get(Type::getInt8Ty(Ctx), ArchList.size() + 1), true,
       GlobalValue::InternalLinkage, ConstantDataArray::getString(Ctx, ArchList),
@@ -122,25 +235,25 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   // the record points at the bytes the offloading wrapper emits below, not at a second copy.
   std::vector<const DeviceImage *> GpuImages;
   for (const DeviceImage &I : File.Images)
-    if (I.Arch != "host")
+    if (I.Arch.isGpu())
       GpuImages.push_back(&I);
-  StructType *ImageRecord =
-      StructType::create(Ctx, {Ptr, Ptr, Type::getInt64Ty(Ctx)}, "offload_cxx_image");
+  StructType *ImageRecord = imageType(Ctx);
   ArrayType *ImagesTy = ArrayType::get(ImageRecord, GpuImages.size());
   auto *ImagesVar = new GlobalVariable(*M, ImagesTy, true, GlobalValue::InternalLinkage,
                                        /*Initializer=*/nullptr, ".offload_cxx.images");
-  StructType *ProgramTy =
-      StructType::create(Ctx, {I32, I32, Ptr, I32, Ptr, I32, Ptr}, "offload_cxx_program");
+  StructType *ProgramTy = programType(Ctx);
   auto *Program = new GlobalVariable(
       *M, ProgramTy, true, GlobalValue::InternalLinkage,
-      ConstantStruct::get(ProgramTy, {ConstantInt::get(I32, ProgramRecordVersion),
-                                      ConstantInt::get(I32, Records.size()), RecordsVar,
-                                      ConstantInt::get(I32, Archs.size()), ArchsVar,
-                                      ConstantInt::get(I32, GpuImages.size()), ImagesVar}),
+      ConstantStruct::get(  // in OFFLOAD_CXX_PROGRAM_FIELDS's order
+          ProgramTy,
+          {OFFLOAD_CXX_FIELD_INT(offload_cxx_program, version, OFFLOAD_CXX_PROGRAM_VERSION),
+           OFFLOAD_CXX_FIELD_INT(offload_cxx_program, num_kernels, Records.size()), RecordsVar,
+           OFFLOAD_CXX_FIELD_INT(offload_cxx_program, num_archs, Archs.size()), ArchsVar,
+           OFFLOAD_CXX_FIELD_INT(offload_cxx_program, num_images, GpuImages.size()), ImagesVar}),
       ".offload_cxx.program");
 
   FunctionCallee Register = M->getOrInsertFunction(
-      "__offload_cxx_register_program", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
+      RegisterProgramName, FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
   Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
                                     GlobalValue::InternalLinkage, ".offload_cxx.register", *M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
@@ -157,11 +270,11 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
         GlobalValue::InternalLinkage,
         ConstantDataArray::getRaw(StringRef(I->Bytes.data(), I->Bytes.size()), I->Bytes.size(),
                                   Type::getInt8Ty(Ctx)),
-        ".offload_cxx.image." + I->Arch);
+        ".offload_cxx.image." + I->Arch.name());
     Bytes->setAlignment(Align(4096));
-    ImageRecords.push_back(ConstantStruct::get(
-        ImageRecord, {cString(*M, I->Arch, ".offload_cxx.image_arch"), Bytes,
-                      ConstantInt::get(Type::getInt64Ty(Ctx), I->Bytes.size())}));
+    ImageRecords.push_back(ConstantStruct::get(  // in OFFLOAD_CXX_IMAGE_FIELDS's order
+        ImageRecord, {cString(*M, I->Arch.name(), ".offload_cxx.image_arch"), Bytes,
+                      OFFLOAD_CXX_FIELD_INT(offload_cxx_image, size, I->Bytes.size())}));
   }
   ImagesVar->setInitializer(ConstantArray::get(ImagesTy, ImageRecords));
 
@@ -243,7 +356,7 @@ Expected<std::vector<std::string>> writeProgramObjects(const DeviceImageFile &Fi
   if (Error E = emitRegistrationObject(**M, Objects[0]))
     return E;
   for (const DeviceImage &I : File.Images)
-    if (I.Arch == "host") {
+    if (I.Arch.isHost()) {
       Objects.push_back(Prefix + ".cpu-image.o");
       if (Error E = writeFile(Objects.back(), I.Bytes))
         return E;

@@ -155,7 +155,14 @@ int runCompileLauncher(const Layout &L) {
     return failWith(TempDir.takeError());
   scope_exit Cleanup([&] { sys::fs::remove_directories(*TempDir); });
   BuildSettings S = launcherSettings(L, Opt, *TempDir, Object);
-  S.RequestedArchs.assign(LauncherArchs.begin(), LauncherArchs.end());
+  Expected<Toolchain> Tools = findToolchain(L);
+  if (!Tools)
+    return failWith(Tools.takeError());
+  Expected<std::vector<OffloadArch>> Archs =
+      chooseArchs(std::vector<std::string>(LauncherArchs.begin(), LauncherArchs.end()), *Tools);
+  if (!Archs)
+    return failWith(Archs.takeError());
+  S.Archs = std::move(*Archs);
   S.GccHostCompiler = sys::path::filename((*Argv)[0]).find("clang") == StringRef::npos;
   if (Error E = compileToObject(S, Source, MetadataFlags, *Argv, Object, Object,
                                 /*SkipWithoutKernels=*/true))
@@ -189,7 +196,11 @@ int runLinkLauncher(const Layout &L) {
   scope_exit Cleanup([&] { sys::fs::remove_directories(*TempDir); });
   BuildSettings S = launcherSettings(L, Opt, *TempDir, Output);
 
-  Expected<DeviceImageFile> Program = linkDeviceCode(S, Inputs);
+  Expected<std::vector<DeviceImageFile>> DeviceCode = readDeviceCodeOf(Inputs, S.Commands);
+  if (!DeviceCode)
+    return failWith(DeviceCode.takeError());
+  Expected<DeviceImageFile> Program =
+      linkDeviceCode(S, std::move(*DeviceCode), S.Stem + ".linked");
   if (!Program)
     return failWith(Program.takeError());
   Expected<std::vector<std::string>> Added = writeProgramObjects(*Program, S.TempDir + "/" + S.Stem);

@@ -53,12 +53,6 @@ std::optional<offload::abi::param_kind> paramKind(StringRef Name) {
   return std::nullopt;
 }
 
-unsigned slotCount(StringRef Kind) {
-  // The ABI's own count (include/offload/abi.hpp), not a copy of its rule.
-  std::optional<offload::abi::param_kind> K = paramKind(Kind);
-  return K ? offload::abi::slot_count(*K) : 1;
-}
-
 std::string deviceEntryName(StringRef HostSymbol) {
   return ("__offload_entry" + HostSymbol).str();
 }
@@ -86,7 +80,7 @@ std::string toJSON(const Manifest &M) {
     json::Array Params;
     for (const ManifestParam &P : K.Params)
     {
-      json::Object Param{{"name", P.Name}, {"type", P.Type}, {"kind", P.Kind}};
+      json::Object Param{{"name", P.Name}, {"type", P.Type}, {"kind", offload::abi::param_kind_name(P.Kind)}};
       if (P.Restrict)  // written only when set
         Param["restrict"] = true;
       Params.push_back(std::move(Param));
@@ -183,7 +177,12 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
       auto Kind = PO ? Str(*PO, "kind") : std::nullopt;
       if (!Type || !Kind)
         return Fail("kernel '" + K.Name + "': a parameter lacks \"type\" or \"kind\"");
-      K.Params.push_back({Str(*PO, "name").value_or(""), *Type, *Kind,
+      std::optional<offload::abi::param_kind> ParamKind = paramKind(*Kind);
+      if (!ParamKind)
+        return Fail("kernel '" + K.Name + "': parameter " + Twine(K.Params.size()) +
+                    " has the unknown kind \"" + *Kind +
+                    "\" (offload/abi.hpp's param_kind_name spells the kinds)");
+      K.Params.push_back({Str(*PO, "name").value_or(""), *Type, *ParamKind,
                           PO->getBoolean("restrict").value_or(false)});
     }
     M.Kernels.push_back(std::move(K));

@@ -18,7 +18,8 @@ namespace offload::compiler {
 struct ManifestParam {
   std::string Name;  ///< as declared, e.g. "x" (empty for an unnamed parameter)
   std::string Type;  ///< as written by clang, e.g. "double (*)[256]"
-  std::string Kind;  ///< offload::abi::param_kind_name(): "tofrom", "to", "literal", "value"
+  /// How it travels (written in manifests as offload::abi::param_kind_name(): "tofrom", ...).
+  offload::abi::param_kind Kind = offload::abi::param_kind::unmappable;
   /// Read-only and unaliased (offload::readonly_ptr, or a `const T* __restrict__` pointer): the
   /// device entry declares its slot a `const void *__restrict__`, so that GPUs load through their
   /// read-only path.
@@ -72,10 +73,8 @@ std::string includeDirective(llvm::StringRef Path);
 /// Whether a generated source can #include Path.
 bool includablePath(llvm::StringRef Path);
 
-/// Launch slots a parameter of this kind takes (offload::abi::slot_count): 2 for spans, else 1.
-unsigned slotCount(llvm::StringRef Kind);
-
-/// The ABI's parameter kind of a manifest's spelling ("span_to"), or none.
+/// The ABI's parameter kind of a manifest's spelling ("span_to"), or none: the manifest reader's
+/// edge (its writer spells a kind with offload::abi::param_kind_name).
 std::optional<offload::abi::param_kind> paramKind(llvm::StringRef Name);
 
 /// The device entry symbol of a host-compiled kernel instantiation.

@@ -112,11 +112,11 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
 Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &Files,
                                            const std::string &TempPrefix) {
   MergedDeviceCode Merged;
-  std::set<std::string> Archs;
+  std::set<OffloadArch> Archs;  // in the order of their names
   for (const DeviceImageFile &F : Files)
     for (const DeviceImage &I : F.Images)
       Archs.insert(I.Arch);
-  for (const std::string &Arch : Archs)
+  for (const OffloadArch &Arch : Archs)
     Merged.BitcodeByArch.push_back({Arch, {}});
   unsigned Counter = 0;
   for (const DeviceImageFile &F : Files) {
@@ -129,15 +129,18 @@ Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &F
                              [&](const DeviceImage &I) { return I.Arch == Arch; });
       // The CPU image is optional per object (--cpu-image=auto builds it only without GPU
       // archs): kernels of objects without one run work-item by work-item (a null entry).
-      if (It == F.Images.end() && Arch == "host")
+      if (It == F.Images.end() && Arch.isHost())
         continue;
       if (It == F.Images.end())
         return createStringError(inconvertibleErrorCode(),
                                  "'%s' was compiled without --offload-arch=%s, which other "
                                  "objects of this program have: compile every file for the "
                                  "same architectures",
-                                 F.Kernels.Source.c_str(), Arch.c_str());
-      std::string Path = TempPrefix + "." + std::to_string(Counter++) + "." + Arch + ".bc";
+                                 F.Kernels.Source.c_str(), Arch.name().c_str());
+      if (It->Bytes.empty())  // compiled by a dry run: no bitcode was made
+        continue;
+      std::string Path =
+          TempPrefix + "." + std::to_string(Counter++) + "." + Arch.name() + ".bc";
       if (Error E = writeFile(Path, It->Bytes))
         return E;
       Paths.push_back(std::move(Path));

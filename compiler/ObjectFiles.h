@@ -37,7 +37,7 @@ llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(llvm::MemoryBufferRe
 /// another input has (the CPU image, arch "host", is optional per input).
 struct MergedDeviceCode {
   Manifest Kernels;
-  std::vector<std::pair<std::string, std::vector<std::string>>> BitcodeByArch;  // written to temps
+  std::vector<std::pair<OffloadArch, std::vector<std::string>>> BitcodeByArch;  // written to temps
 };
 llvm::Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &Files,
                                                  const std::string &TempPrefix);

@@ -27,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *Data, std::size_t Size
   }
   for (const DeviceImageFile &F : *Files)
     for (const DeviceImage &I : F.Images)
-      if (I.Arch.empty() || I.Triple.empty()) {
-        std::fprintf(stderr, "fuzz-object: an image without its architecture or triple\n");
+      if (I.Arch.name().empty() || I.Bytes.empty()) {
+        std::fprintf(stderr, "fuzz-object: an image without its architecture or bytes\n");
         std::abort();
       }
   return 0;

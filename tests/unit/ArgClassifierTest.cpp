@@ -42,7 +42,7 @@ std::string classify(const std::string &Type, std::string *Reason = nullptr) {
           offload::compiler::classifyParam(F->getParamDecl(0)->getType(), Ctx);
       if (Reason)
         *Reason = C.Reason;
-      return C.Kind;
+      return offload::abi::param_kind_name(C.Kind);
     }
   return "<no probe>";
 }

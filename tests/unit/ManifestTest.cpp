@@ -19,7 +19,8 @@ Manifest sample() {
     K.Entry = deviceEntryName(Sym);
     K.Callee = "static_cast<void (*)(int)>(&::k)";
     K.DeclaredAt = "fill.cpp:9";
-    K.Params = {{"x", "double (*)[256]", "tofrom"}, {"value", "double", "literal"}};
+    K.Params = {{"x", "double (*)[256]", offload::abi::param_kind::map_tofrom},
+                {"value", "double", offload::abi::param_kind::literal}};
     M.addKernel(K);
   }
   return M;
@@ -36,8 +37,46 @@ TEST(Manifest, RoundTrips) {
   ASSERT_EQ(Back->Kernels.size(), 2u);
   EXPECT_EQ(Back->Kernels[1].Name, "fill<float>");
   EXPECT_EQ(Back->Kernels[0].Entry, "__offload_entry_Z4fillIdEvPA256_T_S0_");
-  EXPECT_EQ(Back->Kernels[0].Params[1].Kind, "literal");
+  EXPECT_EQ(Back->Kernels[0].Params[1].Kind, offload::abi::param_kind::literal);
   EXPECT_EQ(Back->Kernels[0].Params[1].Name, "value");
+}
+
+TEST(Manifest, EveryParamKindRoundTripsAsTheABISpellsIt) {
+  using offload::abi::param_kind;
+  const param_kind Kinds[] = {param_kind::map_tofrom,  param_kind::map_to,  param_kind::literal,
+                              param_kind::value_copy,  param_kind::span_tofrom,
+                              param_kind::span_to,     param_kind::device,  param_kind::unmappable};
+  Manifest M = sample();
+  M.Kernels[0].Params.clear();
+  for (param_kind K : Kinds)
+    M.Kernels[0].Params.push_back({"p", "T", K});
+  const std::string Text = toJSON(M);
+  // The JSON holds the ABI's names, not numbers.
+  EXPECT_NE(Text.find("\"kind\": \"span_to\""), std::string::npos) << Text;
+  EXPECT_NE(Text.find("\"kind\": \"value\""), std::string::npos) << Text;
+  llvm::Expected<Manifest> Back = parseManifest(Text, "kinds");
+  ASSERT_TRUE(bool(Back)) << errorText(Back.takeError());
+  ASSERT_EQ(Back->Kernels[0].Params.size(), std::size(Kinds));
+  for (size_t I = 0; I < std::size(Kinds); ++I)
+    EXPECT_EQ(Back->Kernels[0].Params[I].Kind, Kinds[I])
+        << "parameter " << I << " came back as " << offload::abi::param_kind_name(Back->Kernels[0].Params[I].Kind);
+}
+
+TEST(Manifest, RefusesAnUnknownParamKind) {
+  const std::string Text = toJSON(sample());
+  const std::string Known = "\"kind\": \"literal\"";
+  for (const char *Unknown : {"\"kind\": \"literally\"", "\"kind\": \"2\"", "\"kind\": \"\""}) {
+    std::string Damaged = Text;
+    ASSERT_NE(Damaged.find(Known), std::string::npos) << Text;
+    Damaged.replace(Damaged.find(Known), Known.size(), Unknown);
+    llvm::Expected<Manifest> M = parseManifest(Damaged, "kinds.manifest");
+    ASSERT_FALSE(bool(M)) << "accepted " << Unknown;
+    const std::string Message = errorText(M.takeError());
+    EXPECT_NE(Message.find("kinds.manifest"), std::string::npos) << Message;
+    EXPECT_NE(Message.find("': parameter 1 has the unknown kind \"" + std::string(Unknown).substr(9)),
+              std::string::npos)
+        << Message;
+  }
 }
 
 TEST(Manifest, AddKernelKeepsOneEntryPerInstantiation) {
@@ -72,14 +111,18 @@ TEST(Manifest, RejectsDamagedInput) {
 TEST(DeviceImageFile, RoundTripsManifestAndImages) {
   DeviceImageFile F;
   F.Kernels = sample();
-  F.Images.push_back({"nvptx64-nvidia-cuda", "sm_90", llvm::object::IMG_Cubin, "\x7f" "ELFcubin"});
-  F.Images.push_back({"amdgcn-amd-amdhsa", "gfx90a", llvm::object::IMG_Object, "\x7f" "ELFhsaco"});
+  F.Images.push_back({llvm::cantFail(OffloadArch::parse("sm_90")), llvm::object::IMG_Cubin,
+                      "\x7f" "ELFcubin"});
+  F.Images.push_back({llvm::cantFail(OffloadArch::parse("gfx90a")), llvm::object::IMG_Object,
+                      "\x7f" "ELFhsaco"});
   llvm::Expected<DeviceImageFile> Back = parseDeviceImageFile(serializeDeviceImageFile(F), "t");
   ASSERT_TRUE(bool(Back)) << errorText(Back.takeError());
   EXPECT_EQ(Back->Kernels.Kernels.size(), 2u);
   ASSERT_EQ(Back->Images.size(), 2u);
-  EXPECT_EQ(Back->Images[0].Arch, "sm_90");
-  EXPECT_EQ(Back->Images[1].Triple, "amdgcn-amd-amdhsa");
+  EXPECT_EQ(Back->Images[0].Arch.name(), "sm_90");
+  EXPECT_TRUE(Back->Images[0].Arch.isNvidia());
+  EXPECT_EQ(Back->Images[1].Arch.name(), "gfx90a");
+  EXPECT_EQ(Back->Images[1].Arch.triple(), "amdgcn-amd-amdhsa");
   EXPECT_EQ(Back->Images[1].Bytes, "\x7f" "ELFhsaco");
 }
 

@@ -1,0 +1,82 @@
+// compiler/BuildProgram.cpp — `offload-cxx INPUTS -o PROGRAM`: sources, objects and static
+// libraries into one program, through the same steps as `-c` and a link of objects (Build.h).
+#include "Build.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <iterator>
+#include <optional>
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
+                   ArrayRef<std::string> Archives, ArrayRef<std::string> MetadataFlags,
+                   const HostPassOptions &Host, const std::string &Output) {
+  // One source alone: its temporaries are named after the program (--save-temps keeps
+  // prog.sm_90.ptx); with several inputs, after each source and `<program>.linked`.
+  const bool OneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
+  std::vector<std::string> HostObjects;
+  std::vector<DeviceImageFile> Units;
+  // The last source's host compile runs on through the device link; after a failure it is
+  // waited for, so that its diagnostics come out.
+  std::optional<RunningCommand> HostCompile;
+  auto finishHostCompile = [&]() -> Error {
+    if (!HostCompile)
+      return Error::success();
+    Error E = finishCommand(*HostCompile, S.Commands);
+    HostCompile.reset();
+    return E;
+  };
+  auto Fail = [&](Error E) -> Error {
+    consumeError(finishHostCompile());
+    return E;
+  };
+  auto addDeviceCodeOf = [&](const std::string &File) -> Error {
+    Expected<std::vector<DeviceImageFile>> Found = readDeviceCodeOf({File}, S.Commands);
+    if (!Found)
+      return Found.takeError();
+    std::move(Found->begin(), Found->end(), std::back_inserter(Units));
+    return Error::success();
+  };
+
+  for (const std::string &In : Inputs) {
+    if (!isCxxSource(In)) {
+      HostObjects.push_back(In);
+      if (Error E = addDeviceCodeOf(In))
+        return Fail(std::move(E));
+      continue;
+    }
+    if (Error E = finishHostCompile())
+      return E;
+    // Numbered: a/x.cpp and b/x.cpp share a stem.
+    const std::string UnitStem =
+        OneSource ? S.Stem : S.Stem + "." + std::to_string(HostObjects.size()) + "." + tempStem(In);
+    const std::string HostObject =
+        S.TempDir + "/" + UnitStem + "." + (OneSource ? tempStem(In) + "." : "") + "host.o";
+    Expected<std::vector<std::string>> Command = hostCompileCommand(In, Host, HostObject);
+    if (!Command)
+      return Command.takeError();
+    // The device code stays in memory: no object to put it into and read back.
+    Expected<CompiledUnit> Unit = compileUnit(S, In, MetadataFlags, *Command, HostObject, UnitStem);
+    if (!Unit)
+      return Unit.takeError();
+    HostCompile = std::move(Unit->HostCompile);
+    HostObjects.push_back(Unit->HostObject);
+    Units.push_back(std::move(Unit->DeviceCode));
+  }
+  for (const std::string &Archive : Archives)
+    if (Error E = addDeviceCodeOf(Archive))
+      return Fail(std::move(E));
+  Expected<DeviceImageFile> Program =
+      linkDeviceCode(S, std::move(Units), OneSource ? S.Stem : S.Stem + ".linked");
+  if (!Program)
+    return Fail(Program.takeError());
+  if (Error E = finishHostCompile())
+    return E;
+  Timer T{"host link", S.Commands};
+  return linkProgram(HostObjects, *Program, Host, Output);
+}
+
+} // namespace offload::compiler

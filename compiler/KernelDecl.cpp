@@ -1,0 +1,171 @@
+// compiler/KernelDecl.cpp — see KernelDecl.h.
+#include "KernelDecl.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/QualTypeNames.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace offload::compiler {
+namespace {
+
+/// Whether F may call offload::barrier() or a warp operation (shuffle, ballot), directly or
+/// through functions whose bodies this translation unit has. A call to a function defined
+/// elsewhere is assumed not to.
+class BarrierFinder : public RecursiveASTVisitor<BarrierFinder> {
+public:
+  bool mayCallBarrier(const FunctionDecl *F) {
+    const FunctionDecl *Def = F->getDefinition();
+    if (!Def || !Def->hasBody() || !Seen.insert(Def).second)
+      return false;
+    TraverseStmt(Def->getBody());
+    return Found;
+  }
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Found)
+      return false;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return true;
+    // Work-items meet at barriers and at warp operations (the CPU device's are fiber switches).
+    if (const std::string Name = Callee->getQualifiedNameAsString();
+        Name == "offload::barrier" || Name == "offload::detail::cpu_warp_exchange") {
+      Found = true;
+      return false;
+    }
+    if (mayCallBarrier(Callee))
+      return false;
+    return true;
+  }
+
+private:
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
+  bool Found = false;
+};
+
+/// How generated code spells types and template arguments: fully qualified, canonical, and with
+/// each integral argument's type (`18446744073709551615UL`, not a literal too large for int).
+PrintingPolicy exactPolicy(const ASTContext &Ctx) {
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  Policy.FullyQualifiedName = true;
+  Policy.SuppressScope = false;
+  Policy.PrintAsCanonical = true;
+  Policy.AlwaysIncludeTypeForTemplateArgument = true;
+  return Policy;
+}
+
+std::string exactArgument(const TemplateArgument &A, const ASTContext &Ctx);
+
+/// Type T as C++; a class template specialization (`FS<1.5f>`) with its arguments spelled
+/// exactly, as exactArgument does.
+std::string exactType(QualType T, const ASTContext &Ctx) {
+  const PrintingPolicy Policy = exactPolicy(Ctx);
+  QualType C = T.getCanonicalType();
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(C->getAsCXXRecordDecl());
+  if (!Spec || !isa<RecordType>(C.getTypePtr()))
+    return TypeName::getFullyQualifiedName(T, Ctx, Policy, /*WithGlobalNsPrefix=*/true);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (C.isConstQualified())
+    OS << "const ";
+  if (C.isVolatileQualified())
+    OS << "volatile ";
+  OS << "::";
+  Spec->printQualifiedName(OS, Policy);
+  OS << "<";
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  for (unsigned I = 0; I < Args.size(); ++I)
+    OS << (I ? ", " : "") << exactArgument(Args[I], Ctx);
+  OS << ">";
+  return Text;
+}
+
+/// Template argument A as C++ that names exactly the same argument. A floating-point value is
+/// spelled by its bits (clang prints an approximation: 1.0/3.0 as 3.333333e-01).
+std::string exactArgument(const TemplateArgument &A, const ASTContext &Ctx) {
+  const PrintingPolicy Policy = exactPolicy(Ctx);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  switch (A.getKind()) {
+  case TemplateArgument::Pack:
+    for (const TemplateArgument &E : A.pack_elements())
+      OS << (&E == A.pack_begin() ? "" : ", ") << exactArgument(E, Ctx);
+    return Text;
+  case TemplateArgument::Type:
+    return exactType(A.getAsType(), Ctx);
+  case TemplateArgument::StructuralValue:
+    if (const APValue &V = A.getAsStructuralValue(); V.isFloat()) {
+      const APInt Bits = V.getFloat().bitcastToAPInt();
+      const char *Int = Bits.getBitWidth() == 16   ? "unsigned short"
+                        : Bits.getBitWidth() == 32 ? "unsigned int"
+                        : Bits.getBitWidth() == 64 ? "unsigned long long"
+                                                   : nullptr;
+      if (Int) {
+        OS << "__builtin_bit_cast("
+           << TypeName::getFullyQualifiedName(A.getStructuralValueType(), Ctx, Policy, true)
+           << ", static_cast<" << Int << ">(" << Bits.getZExtValue() << "ULL))";
+        return Text;
+      }
+    }
+    [[fallthrough]];
+  default:
+    A.print(Policy, OS, /*IncludeType=*/true);
+    return Text;
+  }
+}
+
+} // namespace
+
+bool isMarkedKernel(const FunctionDecl *F) {
+  auto Marked = [](const Decl *D) {
+    for (const auto *A : D->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "offload.kernel")
+        return true;
+    return false;
+  };
+  for (const FunctionDecl *R : F->redecls())
+    if (Marked(R))
+      return true;
+  if (const FunctionTemplateDecl *T = F->getPrimaryTemplate())
+    for (const RedeclarableTemplateDecl *R : T->redecls())
+      if (Marked(R) || Marked(R->getTemplatedDecl()))
+        return true;
+  return false;
+}
+
+bool mayCallBarrier(const FunctionDecl *Kernel) {
+  return BarrierFinder().mayCallBarrier(Kernel);
+}
+
+std::string exactCallee(const FunctionDecl *K, const ASTContext &Ctx) {
+  const PrintingPolicy Policy = exactPolicy(Ctx);
+  std::string PointerType = TypeName::getFullyQualifiedName(
+      Ctx.getPointerType(K->getType()), Ctx, Policy, /*WithGlobalNsPrefix=*/true);
+  std::string Name;
+  raw_string_ostream OS(Name);
+  K->printQualifiedName(OS, Policy);
+  if (const TemplateArgumentList *Args = K->getTemplateSpecializationArgs()) {
+    OS << "<";
+    for (unsigned I = 0; I < Args->size(); ++I)
+      OS << (I ? ", " : "") << exactArgument(Args->get(I), Ctx);
+    OS << ">";
+  }
+  return "static_cast<" + PointerType + ">(&::" + Name + ")";
+}
+
+bool isReadOnlyUnaliased(QualType T, const ASTContext &Ctx) {
+  if (const auto *Spec =
+          dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl()))
+    return Spec->getQualifiedNameAsString() == "offload::readonly_ptr";
+  if (!T.isRestrictQualified() || !T->isPointerType())
+    return false;
+  return Ctx.getBaseElementType(T->getPointeeType()).isConstQualified();  // also T (*)[N]
+}
+
+} // namespace offload::compiler
