@@ -227,8 +227,9 @@ int main(int argc, char **argv) {
       "PATH), OFFLOAD_CXX_PTXAS (this ptxas, or none if it is not an executable),\n"
       "OFFLOAD_CXX_NO_GOLD=1 (link with the host compiler's default linker, not gold; so does\n"
       "a -fuse-ld= of yours).\n"
-      "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS, OFFLOAD_GPU_STREAMS\n"
-      "and OMP_TARGET_OFFLOAD (see README.md).\n");
+      "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS, OFFLOAD_CPU_STACK,\n"
+      "OFFLOAD_LAUNCH_BLOCKING, OFFLOAD_GPU_BACKEND, OFFLOAD_CUDA_SCHEDULE and OMP_TARGET_OFFLOAD\n"
+      "(see README.md).\n");
 
   const Layout L = findLayout(argv[0]);
   if (DevicesCommand)

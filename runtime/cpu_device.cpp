@@ -4,6 +4,8 @@
 // the workers, and the caller works too; workgroups are handed out through one atomic counter.
 #include "cpu_device.hpp"
 
+#include "lazy_objects.hpp"
+
 #include "cpu_fault.hpp"
 #include "cpu_fibers.hpp"
 #include "errors.hpp"
@@ -21,6 +23,7 @@
 #include <mutex>
 #include <thread>
 
+#include <pthread.h>
 #include <unistd.h>
 #include <type_traits>
 #include <utility>
@@ -153,27 +156,29 @@ private:
   bool stopping_ = false;
 };
 
+std::mutex *const lazy_lock = [] {
+  auto *lock = new std::mutex;  // never destroyed: used until the process ends
+  pthread_atfork([] { lazy_objects_lock().lock(); }, [] { lazy_objects_lock().unlock(); },
+                 [] { lazy_objects_lock().unlock(); });
+  return lock;
+}();
+
 worker_pool &the_pool() {
   // Never destroyed: a launch from a global's destructor, at exit, still finds its threads
   // (they wait, idle, until the process ends).
-  // An atomic, not a function-local static, so that a fork() while another thread makes the
-  // pool does not leave the child waiting on the static's guard (the child runs launches on its
-  // one thread but asks the pool first).
-  static std::atomic<worker_pool *> pool{nullptr};
-  worker_pool *p = pool.load(std::memory_order_acquire);
-  if (!p) {
-    auto *made = new worker_pool(cpu_device_threads());
-    if (pool.compare_exchange_strong(p, made, std::memory_order_acq_rel))
-      p = made;
-    else
-      delete made;  // another thread's is in place (and in p)
-  }
-  return *p;
+  // lazy_objects.hpp: not a function-local static (fork), made under the fork-safe lock.
+  static worker_pool *pool = nullptr;
+  std::lock_guard guard(lazy_objects_lock());
+  if (!pool)
+    pool = new worker_pool(cpu_device_threads());
+  return *pool;
 }
 
 } // namespace
 
 unsigned cpu_device_threads() { return current_settings().cpu_threads; }
+
+std::mutex &lazy_objects_lock() { return *lazy_lock; }
 
 const std::string &cpu_device_name() {
   static const std::string name =

@@ -1,6 +1,7 @@
 // runtime/data.cpp — device memory, copies and data regions (offload/detail/data_api.hpp), for
 // every device through the device interface (device.hpp) and its present table.
 #include "device_table.hpp"
+#include "launch_sequence.hpp"
 #include "present_table.hpp"
 #include "settings.hpp"
 
@@ -85,8 +86,11 @@ void *device_allocate(device_handle device, std::uint64_t bytes, source_loc wher
 void device_release(device_handle device, void *ptr) noexcept {
   if (!ptr)
     return;
-  // A launch that has not been waited for may still use the memory (deferred_launches.hpp).
+  // A launch that has not been waited for may still use the memory: deferred plain launches
+  // (deferred_launches.hpp) and launches queued on the device (found by the adversarial pass:
+  // a buffer freed under pending queued launches had them write into reused memory).
   rt::device &d = rt::device_of(device.gpu);
+  rt::wait_for_queues(d);
   d.deferred().settle_quietly();
   d.release(ptr);
 }

@@ -2,6 +2,8 @@
 // the plain launch: a queue of one launch on the calling thread's stream.
 #include "launch_sequence.hpp"
 
+#include "lazy_objects.hpp"
+
 #include "cpu_device.hpp"
 #include "device_table.hpp"
 #include "present_table.hpp"
@@ -54,15 +56,18 @@ void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
     on.present().unmap(request.args, request.num_args, /*copy_back=*/false, site);
     fail(site.context(), "launch on " + on.name() + " failed: " + f.reason);
   } catch (...) {
-    // Refused, or (on the CPU device) the kernel failed as it ran: nothing comes back.
-    on.present().unmap(request.args, request.num_args, /*copy_back=*/false, site);
+    // Refused, or (on the CPU device) the kernel failed as it ran: nothing comes back, now or
+    // when a region holding the objects ends.
+    on.present().unmap(request.args, request.num_args, /*copy_back=*/false, site,
+                       /*launch_failed=*/true);
     throw;
   }
 }
 
 void unmap_launch(device &on, const kernel_info *kernel, const detail::launch_request &request,
                   bool copy_back) {
-  on.present().unmap(request.args, request.num_args, copy_back, launch_map_site(request, kernel));
+  on.present().unmap(request.args, request.num_args, copy_back, launch_map_site(request, kernel),
+                     /*launch_failed=*/!copy_back);
 }
 
 void fail_in_flight(const device &on, const std::vector<std::string> &sites,
@@ -72,19 +77,12 @@ void fail_in_flight(const device &on, const std::vector<std::string> &sites,
 
 stream &thread_stream(device &on) {
   if (on.is_cpu()) {
-    // Stateless: one for every thread. Not a function-local static: a fork() while another
-    // thread made the first CPU launch left the child waiting for that initialisation forever
-    // (one_runtime, about 1 run in 100); an atomic has no guard to wait on.
-    static std::atomic<stream *> cpu{nullptr};
-    stream *s = cpu.load(std::memory_order_acquire);
-    if (!s) {
-      stream *made = on.open_stream().release();
-      if (cpu.compare_exchange_strong(s, made, std::memory_order_acq_rel))
-        s = made;
-      else
-        delete made;  // another thread's is in place (and in s)
-    }
-    return *s;
+    // Stateless: one for every thread, made under the fork-safe lock (lazy_objects.hpp).
+    static stream *cpu = nullptr;
+    std::lock_guard guard(lazy_objects_lock());
+    if (!cpu)
+      cpu = on.open_stream().release();
+    return *cpu;
   }
   /// The thread's streams, by GPU number; at the thread's end each is waited for (what it
   /// deferred, and a failure, stays with its device: deferred_launches.hpp).
@@ -165,10 +163,10 @@ void launch(const launch_request &requested) {
   // next operation that could see the kernel's effects waits for it (deferred_launches.hpp) —
   // or wait and unmap.
   rt::enqueue_launch(on, s, kernel, *request);
-  rt::note_last_launch_device(on);
   if (s.can_defer() && !rt::current_settings().launch_blocking &&
       on.present().release_if_held(request->args, request->num_args)) {
     on.deferred().add(s, *request, kernel);
+    rt::note_last_launch_device(on);
     return;
   }
   try {
@@ -182,6 +180,7 @@ void launch(const launch_request &requested) {
   }
   on.deferred().waited(s);
   rt::unmap_launch(on, kernel, *request, /*copy_back=*/true);
+  rt::note_last_launch_device(on);
 }
 
 } // namespace detail

@@ -39,7 +39,8 @@ void report_launch(const detail::launch_request &request, const kernel_info *ker
 void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
                     const detail::launch_request &request);
 
-/// Releases a launch's mappings, copying back (from, tofrom) unless `copy_back` is false.
+/// Releases a launch's mappings, copying back (from, tofrom) unless `copy_back` is false: the
+/// launch failed, and nothing of its objects comes back later either (present_table::unmap).
 void unmap_launch(device &on, const kernel_info *kernel, const detail::launch_request &request,
                   bool copy_back);
 
@@ -49,6 +50,11 @@ void unmap_launch(device &on, const kernel_info *kernel, const detail::launch_re
 
 /// The stream a thread's plain launches use on `on`, opened at its first launch there.
 stream &thread_stream(device &on);
+
+/// Waits until every queue on `on` has run what was enqueued on it so far (a buffer is about to
+/// be released: its memory must not be reused under a queued launch, as cudaFree waits for the
+/// device). Mappings stay; wait() still releases them.
+void wait_for_queues(device &on) noexcept;
 
 /// Records `on`'s name as the calling thread's offload::last_launch_device().
 void note_last_launch_device(const device &on);

@@ -220,7 +220,7 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
 }
 
 std::string present_table::release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
-                                   const map_site &site) {
+                                   const map_site &site, bool launch_failed) {
   const std::uint32_t info = info_flags();
   std::vector<std::pair<std::uint32_t, entries::iterator>> held;
   for (std::uint32_t k = n; k-- > 0;) {  // in reverse, as libomptarget releases
@@ -234,12 +234,13 @@ std::string present_table::release(const detail::arg_desc *args, std::uint32_t n
     if (begin_of(a) + a.bytes > it->second.end || it->second.references == 0)
       continue;  // not mapped (a region end for something never mapped)
     --it->second.references;
+    it->second.untrusted |= launch_failed;
     held.emplace_back(k, it);
   }
   std::string failure;
   for (auto &[k, it] : held) {
     const detail::arg_desc &a = args[k];
-    if (it->second.references != 0 || !copy_back || !copies_back(a.how))
+    if (it->second.references != 0 || !copy_back || !copies_back(a.how) || it->second.untrusted)
       continue;
     char *from = it->second.copy + (begin_of(a) - it->first);
     if (info & info_copies)
@@ -306,7 +307,7 @@ bool present_table::release_if_held(const detail::arg_desc *args, std::uint32_t 
 }
 
 void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
-                          const map_site &site) {
+                          const map_site &site, bool launch_failed) {
   std::string failure;
   if (device_.deferred().any() && maps_anything(args, n)) {
     try {
@@ -314,13 +315,13 @@ void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool co
     } catch (...) {
       // A deferred launch failed: the device's copies are not trusted; release, copy nothing.
       std::lock_guard guard(lock_);
-      release(args, n, /*copy_back=*/false, site);
+      release(args, n, /*copy_back=*/false, site, /*launch_failed=*/true);
       throw;
     }
   }
   {
     std::lock_guard guard(lock_);
-    failure = release(args, n, copy_back, site);
+    failure = release(args, n, copy_back && !launch_failed, site, launch_failed);
   }
   if (!failure.empty())
     fail(site.context(), failure);

@@ -56,7 +56,11 @@ public:
   /// back this call's objects whose direction says so (unless `copy_back` is false: after a
   /// failed launch nothing comes back) and is freed. Throws offload::error when a copy fails
   /// (every entry is released first).
-  void unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back, const map_site &site);
+  /// `launch_failed`: a launch that used these objects failed as it ran, so their copies are
+  /// not trusted: nothing of them comes back, now or at a later release (a data region's end
+  /// after a faulting launch leaves the host objects as they were).
+  void unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back, const map_site &site,
+             bool launch_failed = false);
   /// Releases what map() took for the same arguments when that copies nothing back and frees
   /// nothing — every object stays held by a data region or another launch — and returns true;
   /// otherwise changes nothing and returns false. (A launch may then return before its kernel
@@ -74,6 +78,7 @@ private:
     char *copy;        ///< the device copy of the byte at the entry's begin
     void *allocation;  ///< what device::allocate returned
     unsigned references;
+    bool untrusted = false;  ///< a launch on it failed: nothing comes back from it
   };
   using entries = std::map<std::uintptr_t, entry>;  // by host begin
 
@@ -83,7 +88,7 @@ private:
   /// Counts down the entries of args (in reverse), copies back, frees; returns the first copy
   /// failure's reason (empty when none).
   std::string release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
-                      const map_site &site);
+                      const map_site &site, bool launch_failed = false);
   std::string name_of(std::uint32_t slot, const map_site &site) const;
 
   device &device_;

@@ -57,11 +57,6 @@ struct queue_state {
   explicit queue_state(device_handle handle)
       : device(rt::device_of(handle.gpu)), worker([this] { work(); }) {}
   ~queue_state() {
-    if (getpid() != owner) {
-      // A child after fork(): the worker stayed in the parent. Nothing can be waited for here.
-      worker.detach();
-      return;
-    }
     {
       std::lock_guard guard(lock);
       stopping = true;
@@ -100,10 +95,12 @@ struct queue_state {
         // Everything enqueued so far, taken at once: one lock hand-over per batch, not per
         // operation, while the caller keeps enqueuing (bench/NOTES.md, queued launches).
         std::unique_lock guard(lock);
+        running = false;
         wake.wait(guard, [&] { return stopping || !ops.empty(); });
         if (ops.empty())
           return;
         batch.swap(ops);
+        running = true;
       }
       for (queue_op &op : batch)
         std::visit([this](auto &o) { run(o); }, op);
@@ -215,7 +212,7 @@ struct queue_state {
                               last.where, nullptr};
       try {
         device.present().unmap(all.data(), static_cast<std::uint32_t>(all.size()), copy_back,
-                               site);
+                               site, /*launch_failed=*/!copy_back);
       } catch (...) {
         record_error();
       }
@@ -239,6 +236,7 @@ struct queue_state {
   std::condition_variable wake;
   std::deque<queue_op> ops;
   bool stopping = false;
+  bool running = false;  ///< the worker holds a batch taken from ops (guarded by lock)
   std::exception_ptr error;
   std::unique_ptr<rt::stream> stream;   // worker thread only
   std::vector<mapped_launch> mapped;    // worker thread only
@@ -248,8 +246,40 @@ struct queue_state {
   std::thread worker;  // last: starts once everything above exists
 };
 
+namespace {
+/// Every live queue, for rt::wait_for_queues.
+struct live_queues {
+  std::mutex lock;
+  std::vector<queue_state *> all;
+};
+live_queues &queues() {
+  static live_queues *const q = new live_queues;  // never destroyed: queues may outlive statics
+  return *q;
+}
+} // namespace
+
 std::shared_ptr<queue_state> queue_create(device_handle device) {
-  return std::make_shared<queue_state>(device);
+  auto *made = new queue_state(device);
+  {
+    std::lock_guard guard(queues().lock);
+    queues().all.push_back(made);
+  }
+  // In a child of fork() the state is not destroyed: its worker stayed in the parent, and its
+  // condition variables may count the parent's waiters (destroying one waits for them: a child
+  // hung at exit; found by the adversarial pass). The child leaks it.
+  return std::shared_ptr<queue_state>(made, [](queue_state *q) {
+    if (getpid() != q->owner)
+      return;
+    {
+      std::lock_guard guard(queues().lock);
+      std::erase(queues().all, q);
+    }
+    delete q;
+  });
+}
+
+bool queue_inherited_by_fork(const queue_state &queue) noexcept {
+  return getpid() != queue.owner;
 }
 
 void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job) {
@@ -272,7 +302,8 @@ void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {
 }
 
 void queue_wait(queue_state &queue) {
-  if (getpid() != queue.owner && queue.ops.empty() && queue.mapped.empty() && !queue.error)
+  if (getpid() != queue.owner && queue.ops.empty() && !queue.running && queue.mapped.empty() &&
+      !queue.error)
     return;  // a child after fork() with an idle queue: nothing to wait for
   if (getpid() != queue.owner)
     rt::fail("a queue on " + queue.device.name(),
@@ -317,3 +348,29 @@ bool event_done(const event_state &event) {
 }
 
 } // namespace offload::detail
+
+namespace offload::rt {
+
+void wait_for_queues(device &on) noexcept {
+  // An event on each of the device's queues: reached once everything enqueued before it has
+  // run (the worker waits for its stream first). Not from a queue's own worker (a host step
+  // that releases a buffer): it would wait for itself.
+  std::vector<std::shared_ptr<detail::event_state>> events;
+  {
+    detail::live_queues &q = detail::queues();
+    std::lock_guard guard(q.lock);
+    for (detail::queue_state *s : q.all)
+      if (&s->device == &on && s->owner == getpid() &&
+          s->worker.get_id() != std::this_thread::get_id())
+        try {
+          events.push_back(std::make_shared<detail::event_state>());
+          s->push(events.back());
+        } catch (...) {
+          events.pop_back();  // out of memory: that queue is not waited for
+        }
+  }
+  for (auto &e : events)
+    detail::event_wait(*e);
+}
+
+} // namespace offload::rt

@@ -63,6 +63,8 @@ public:
   /// with exit status 1 (as an uncaught offload::error would), unless another exception is
   /// already on its way.
   ~queue() {
+    if (detail::queue_inherited_by_fork(*state_))
+      return;  // a child of fork(): the launches are the parent's (waiting here is an error)
     try {
       wait();
     } catch (const std::exception &e) {

@@ -12,6 +12,7 @@
 #include <offload/launch.hpp>
 #include <offload/map.hpp>
 
+#include <exception>
 #include <memory>
 #include <source_location>
 #include <span>
@@ -76,7 +77,19 @@ public:
   }
   data_region(const data_region &) = delete;
   data_region &operator=(const data_region &) = delete;
-  ~data_region() { end(); }
+  /// Ends the region. Its end may report a failure (a copy back that fails, or a launch inside it
+  /// that returned before its kernel failed on a GPU): the error is thrown to the code around the
+  /// region, unless another exception is already on its way (then it is dropped: that one wins).
+  ~data_region() noexcept(false) {
+    if (std::uncaught_exceptions() == 0) {
+      end();
+      return;
+    }
+    try {
+      end();
+    } catch (...) {
+    }
+  }
 
   /// Copies the host's current values of `m` (one of the region's objects) to the device.
   template <class M>

@@ -129,6 +129,25 @@ TEST(PresentTable, UpdatesCopyPresentObjectsOnly) {
   d.present().unmap(region, 1, true, site());
 }
 
+TEST(PresentTable, AFailedLaunchInsideARegionKeepsTheRegionFromCopyingBack) {
+  counting_device d;
+  int x[4] = {1, 2, 3, 4};
+  arg_desc region[] = {map_arg(x, sizeof x, transfer::tofrom)};
+  d.present().map(region, 1, nullptr, site());
+  offload::abi::slot_t slots[2] = {};
+  arg_desc launch[] = {map_arg(x, sizeof x, transfer::tofrom)};
+  d.present().map(launch, 1, slots, site());
+  static_cast<int *>(at(slots[0]))[0] = -1;  // the failing "kernel" wrote part of the copy
+  d.present().unmap(launch, 1, false, site(), /*launch_failed=*/true);
+  d.present().unmap(region, 1, true, site());
+  EXPECT_EQ(d.copies_out, 0) << "the region's end copies nothing back after a failed launch";
+  EXPECT_EQ(x[0], 1) << "the host data is as it was";
+  EXPECT_EQ(d.releases, 1);
+  d.present().map(region, 1, nullptr, site());
+  d.present().unmap(region, 1, true, site());
+  EXPECT_EQ(d.copies_out, 1) << "a new entry is trusted again";
+}
+
 TEST(MemoryPool, ReleasedBlocksAreReusedAndDroppedWhenMemoryRunsOut) {
   struct heap {
     int allocations = 0, frees = 0;

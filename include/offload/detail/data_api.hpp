@@ -69,6 +69,9 @@ void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job);
 void queue_host_step(queue_state &queue, std::unique_ptr<struct queue_step> step);
 /// Waits for everything enqueued so far, copies mapped data back, and throws the first error.
 void queue_wait(queue_state &queue);
+/// Whether this process is a child of fork() and the queue its parent's: the child's copy has no
+/// worker, and its destruction leaves the parent's work to the parent.
+bool queue_inherited_by_fork(const queue_state &queue) noexcept;
 /// An event: completes when the queue reaches it.
 struct event_state;
 std::shared_ptr<event_state> queue_record(queue_state &queue);
