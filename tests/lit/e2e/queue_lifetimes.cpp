@@ -94,27 +94,34 @@ int main() {
       ++failures;
     }
   }
-  {  // A fault inside a data region: the region's end copies nothing back.
+  {  // A fault inside a data region: the region's end copies nothing back. On the CPU device
+     // the launch reports it; on a GPU the launch (its object held by the region) returns at
+     // once and the region's end reports it, from the region's destructor.
     std::vector<double> v(64, 3.0);
+    bool on_cpu = false, reported = false;
     try {
       offload::data_region r({}, std::span(v));
       offload::launch(adds, cfg, std::span(v), 1.0);
+      on_cpu = offload::last_launch_device().rfind("CPU", 0) == 0;
       offload::launch(write_then_fault, cfg, std::span(v), std::uint64_t(0x10));
+    } catch (const offload::error &e) {
+      reported = std::string(e.what()).find("write_then_fault") != std::string::npos;
+      if (!reported)
+        std::printf("unexpected error: %s\n", e.what());
+    }
+    if (!reported) {
       std::printf("the fault was not reported\n");
       ++failures;
-    } catch (const offload::error &e) {
-      if (std::string(e.what()).find("write_then_fault") == std::string::npos) {
-        std::printf("unexpected error: %s\n", e.what());
-        ++failures;
-      }
     }
     if (v[0] != 3 || v[1] != 3 || v[63] != 3) {
       std::printf("after the region: v[0]=%g v[1]=%g v[63]=%g, expected 3 (as before it)\n", v[0],
                   v[1], v[63]);
       ++failures;
     }
-    offload::launch(adds, cfg, std::span(v), 1.0);  // the device is still usable
-    if (v[0] != 4) {
+    // The CPU device is still usable (a GPU's context is not after a fault).
+    if (on_cpu)
+      offload::launch(adds, cfg, std::span(v), 1.0);
+    if (on_cpu && v[0] != 4) {
       std::printf("a launch after the fault: %g\n", v[0]);
       ++failures;
     }
