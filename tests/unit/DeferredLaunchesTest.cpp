@@ -16,13 +16,12 @@
 
 using namespace offload::rt;
 using offload::rt::testing::counting_device;
+using offload::rt::testing::map_arg;
 using offload::rt::testing::counting_stream;
 using offload::detail::arg_desc;
 using offload::detail::transfer;
 
 namespace {
-
-arg_desc map_arg(const void *p, std::uint64_t bytes, transfer how) { return {how, p, bytes, 0}; }
 
 map_site region_site() {
   return {[] { return std::string("data region at test.cpp:3"); }, {"test.cpp", "f", 3, 1}, nullptr};

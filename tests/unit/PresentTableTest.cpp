@@ -15,12 +15,11 @@
 
 using namespace offload::rt;
 using offload::rt::testing::counting_device;
+using offload::rt::testing::map_arg;
 using offload::detail::arg_desc;
 using offload::detail::transfer;
 
 namespace {
-
-arg_desc map_arg(const void *p, std::uint64_t bytes, transfer how) { return {how, p, bytes, 0}; }
 
 map_site site() {
   static const char file[] = "dir/test.cpp";

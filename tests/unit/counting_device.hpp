@@ -65,6 +65,11 @@ public:
   bool failing = false;
 };
 
+/// An argument of `bytes` at `p`, mapped as `how` says.
+inline detail::arg_desc map_arg(const void *p, std::uint64_t bytes, detail::transfer how) {
+  return {how, p, bytes, 0};
+}
+
 inline std::unique_ptr<stream> counting_device::open_stream() {
   return std::make_unique<counting_stream>();
 }
