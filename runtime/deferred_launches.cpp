@@ -17,12 +17,18 @@ struct deferred_registry {
   std::mutex lock;
   std::vector<deferred_launches *> all;
 
-  static deferred_registry &get() {
-    static deferred_registry *const r = new deferred_registry;  // never destroyed: used at exit
-    return *r;
-  }
+  static deferred_registry &get();
   static void install_fork_handlers();
 };
+
+namespace {
+/// Made when the library loads, before any thread (ThreadSanitizer sees a function-local static's
+/// first use from two threads as a race in the uninstrumented runtime); never destroyed: used at
+/// exit.
+deferred_registry *const registry = new deferred_registry;
+} // namespace
+
+deferred_registry &deferred_registry::get() { return *registry; }
 
 namespace {
 /// Distinct launch sites kept per stream (a loop launches from a few sites many times).

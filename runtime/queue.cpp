@@ -252,10 +252,11 @@ struct live_queues {
   std::mutex lock;
   std::vector<queue_state *> all;
 };
-live_queues &queues() {
-  static live_queues *const q = new live_queues;  // never destroyed: queues may outlive statics
-  return *q;
-}
+/// Made when the library loads, before any thread (a function-local static's first use from two
+/// threads shows as a race to ThreadSanitizer: the runtime is not instrumented). Never destroyed:
+/// queues may outlive statics.
+live_queues *const all_queues = new live_queues;
+live_queues &queues() { return *all_queues; }
 } // namespace
 
 std::shared_ptr<queue_state> queue_create(device_handle device) {
