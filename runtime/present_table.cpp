@@ -96,6 +96,14 @@ std::string present_table::name_of(std::uint32_t slot, const map_site &site) con
   return name + " at " + (slash ? slash + 1 : file) + ":" + std::to_string(site.where.line);
 }
 
+present_table::entries::iterator present_table::holder(std::uintptr_t begin, std::uintptr_t end) {
+  auto next = entries_.upper_bound(begin);
+  if (next == entries_.begin())
+    return entries_.end();
+  auto it = std::prev(next);
+  return end <= it->second.end ? it : entries_.end();
+}
+
 present_table::entries::iterator present_table::find(std::uintptr_t begin, std::uintptr_t end,
                                                      const map_site &site) {
   auto overlapping = [&] {
@@ -141,10 +149,8 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
     bool all_held = true;
     {
       std::lock_guard guard(lock_);
-      for (const object &o : objects) {
-        auto next = entries_.upper_bound(o.begin);
-        all_held = all_held && next != entries_.begin() && o.end <= std::prev(next)->second.end;
-      }
+      for (const object &o : objects)
+        all_held = all_held && holder(o.begin, o.end) != entries_.end();
     }
     if (!all_held)
       device_.deferred().settle();
@@ -227,11 +233,8 @@ std::string present_table::release(const detail::arg_desc *args, std::uint32_t n
     const detail::arg_desc &a = args[k];
     if (!is_mapped(a))
       continue;
-    auto it = entries_.upper_bound(begin_of(a));
-    if (it == entries_.begin())
-      continue;
-    --it;
-    if (begin_of(a) + a.bytes > it->second.end || it->second.references == 0)
+    auto it = holder(begin_of(a), begin_of(a) + a.bytes);
+    if (it == entries_.end() || it->second.references == 0)
       continue;  // not mapped (a region end for something never mapped)
     --it->second.references;
     it->second.untrusted |= launch_failed;
@@ -285,11 +288,8 @@ bool present_table::release_if_held(const detail::arg_desc *args, std::uint32_t 
     const detail::arg_desc &a = args[k];
     if (!is_mapped(a))
       continue;
-    auto it = entries_.upper_bound(begin_of(a));
-    if (it == entries_.begin())
-      return false;
-    --it;
-    if (begin_of(a) + a.bytes > it->second.end)
+    auto it = holder(begin_of(a), begin_of(a) + a.bytes);
+    if (it == entries_.end())
       return false;
     auto c = std::find_if(counts.begin(), counts.end(),
                           [&](const auto &p) { return p.first == &it->second; });

@@ -82,6 +82,8 @@ private:
   };
   using entries = std::map<std::uintptr_t, entry>;  // by host begin
 
+  /// The entry holding [begin, end) whole, or entries_.end() (no check for partial overlaps).
+  entries::iterator holder(std::uintptr_t begin, std::uintptr_t end);
   /// The entry holding [begin, end), or entries_.end(); throws (naming `site`) when the range
   /// only overlaps one.
   entries::iterator find(std::uintptr_t begin, std::uintptr_t end, const map_site &site);
