@@ -1,6 +1,7 @@
 // compiler/CpuImage.cpp — see CpuImage.h.
 #include "CpuImage.h"
 
+#include "CpuWorkItemLoops.h"
 #include "Subprocess.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -34,17 +35,24 @@ std::string generateCpuSource(const Manifest &M) {
      << "\n// One entry per kernel instantiation, each running a whole workgroup.\n"
      << includeDirective(M.Source)
      << "#include <offload/detail/cpu_entry.hpp>\n";
+  // Kernels that reach barriers (or may: their body is in another file) get a work-item
+  // function, which the device link turns into loops split at the barriers (CpuWorkItemLoops.h).
   for (const ManifestKernel &K : M.Kernels)
     OS << "\n// " << K.Name << " (" << K.DeclaredAt << ")\n"
        << "extern \"C\" void " << cpuEntryName(K) << "(const offload::abi::slot_t *slots) {\n"
-       << "  offload::detail::run_workgroup_on_cpu<" << K.Callee << ">(slots);\n}\n";
+       << "  offload::detail::" << (K.UsesBarriers || !K.Defined ? "run_workgroup_as_loops<" : "run_workgroup_on_cpu<")
+       << K.Callee << ">(slots);\n}\n";
   return S;
 }
 
 namespace {
 
-/// Keeps only what the entries need of their own: see CpuImage.h.
+/// Keeps only what the entries need of their own: see CpuImage.h. Bodies of external functions
+/// that may reach a barrier stay as available_externally: the device link inlines them into the
+/// barrier kernels that call them (from any file), and drops what is left.
 Error reduceToEntries(Module &M) {
+  const DenseSet<const Function *> KeepBodies = functionsReachingBarriers(M);
+  std::vector<std::string> NoBarriers;
   for (StringRef Name : {"llvm.global_ctors", "llvm.global_dtors", "llvm.used", "llvm.compiler.used"})
     if (GlobalVariable *GV = M.getNamedGlobal(Name))
       GV->eraseFromParent();
@@ -58,10 +66,16 @@ Error reduceToEntries(Module &M) {
       continue;
     }
     if (F.hasExternalLinkage()) {
-      F.deleteBody();
+      if (KeepBodies.contains(&F)) {
+        F.setLinkage(GlobalValue::AvailableExternallyLinkage);
+      } else {
+        NoBarriers.push_back(F.getName().str());
+        F.deleteBody();
+      }
       F.setComdat(nullptr);
     }
   }
+  recordNoBarriers(M, NoBarriers);
   for (GlobalVariable &GV : M.globals())
     if (!GV.isDeclaration() && (GV.hasExternalLinkage() || GV.hasCommonLinkage())) {
       GV.setInitializer(nullptr);
@@ -114,14 +128,37 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   return Bitcode;
 }
 
+/// The barrier kernels of the linked CPU bitcode as work-item loops (CpuWorkItemLoops.h); under
+/// -v, says which kept the fiber path and why.
+static Error formLoops(const std::string &Bitcode, const std::string &Output,
+                       const DevicePassOptions &O) {
+  auto Buffer = MemoryBuffer::getFile(Bitcode);
+  if (!Buffer)
+    return createFileError(Bitcode, Buffer.getError());
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod = parseBitcodeFile(**Buffer, Ctx);
+  if (!Mod)
+    return createFileError(Bitcode, Mod.takeError());
+  for (const WorkItemLoopsOutcome &Outcome : formWorkItemLoops(**Mod))
+    if (O.Commands.Verbose)
+      errs() << "offload-cxx: kernel '" << Outcome.Kernel << "' on the CPU device: "
+             << (Outcome.Loops ? "work-item loops split at its barriers"
+                               : "fibers, because " + Outcome.Reason)
+             << "\n";
+  return writeBitcode(**Mod, Output);
+}
+
 Expected<DeviceImage> lowerCpuBitcode(const std::string &Bitcode, const Toolchain &Tools,
                                       const DevicePassOptions &O) {
   DeviceImage Image;
   Image.Arch = OffloadArch::host();
   Image.Kind = object::IMG_Object;
-  const std::string Object = Bitcode + ".o";
+  const std::string Object = Bitcode + ".o", Loops = Bitcode + ".loops.bc";
+  if (!O.Commands.DryRun)
+    if (Error E = formLoops(Bitcode, Loops, O))
+      return E;
   if (Error E = runCommand({Tools.Clang, "-c", "-fPIE", O.OptLevel.empty() ? "-O2" : O.OptLevel,
-                            Bitcode, "-o", Object},
+                            O.Commands.DryRun ? Bitcode : Loops, "-o", Object},
                            O.Commands))
     return E;
   if (O.Commands.DryRun)

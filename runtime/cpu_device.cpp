@@ -20,7 +20,10 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <mutex>
+#include <new>
+#include <string>
 #include <thread>
 
 #include <pthread.h>
@@ -192,7 +195,15 @@ thread_local std::vector<unsigned char> dynamic_shared_memory;
 
 namespace {
 thread_local const detail::launch_request *running_launch = nullptr;
-}
+/// Set by __offload_cpu_next_region when a workgroup's work-items wait at different barriers.
+thread_local std::string barrier_mismatch;
+/// The per-work-item arrays of the workgroup this thread runs as work-item loops.
+struct aligned_delete {
+  void operator()(unsigned char *p) const { ::operator delete[](p, std::align_val_t(64)); }
+};
+thread_local std::unique_ptr<unsigned char, aligned_delete> loop_scratch;
+thread_local std::size_t loop_scratch_bytes = 0;
+} // namespace
 
 const detail::launch_request *cpu_kernel_running() { return running_launch; }
 
@@ -200,9 +211,11 @@ void cpu_device_run(const detail::launch_request &request, const abi::slot_t *sl
                     bool uses_barriers, void (*workgroup_loop)(const abi::slot_t *)) {
   const dim3 grid = request.workgroups, block = request.threads;
   const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
-  const bool fibers = uses_barriers && std::uint64_t(block.x) * block.y * block.z > 1;
-  if (fibers || !slots)
+  // A barrier kernel's CPU entry runs its workgroup itself: as work-item loops, or as fibers
+  // where the device pass could not make loops (compiler/CpuWorkItemLoops.h).
+  if (!slots)
     workgroup_loop = nullptr;
+  const bool fibers = !workgroup_loop && uses_barriers && std::uint64_t(block.x) * block.y * block.z > 1;
   struct workgroup {
     const detail::launch_request &request;
     const abi::slot_t *slots;
@@ -225,6 +238,10 @@ void cpu_device_run(const detail::launch_request &request, const abi::slot_t *sl
       run_workgroup_as_fibers(w.request, w.slots, block);
     } else if (w.loop) {
       w.loop(w.slots);
+      if (!barrier_mismatch.empty())
+        throw offload::error("offload-cxx: error: " +
+                             launch_site_text(w.request, find_kernel(w.request.kernel)) + ": " +
+                             std::exchange(barrier_mismatch, std::string()));
     } else {
       for (std::uint32_t z = 0; z < block.z; ++z)
         for (std::uint32_t y = 0; y < block.y; ++y)
@@ -244,10 +261,11 @@ void cpu_device_run(const detail::launch_request &request, const abi::slot_t *sl
     workgroup_fibers *outer_fibers = running_fibers();
     cpu_fault fault;
     if (!run_catching_faults(run, &w, fault)) {
+      const bool in_fibers = running_fibers() != outer_fibers;
       set_running_fibers(outer_fibers);  // the faulting workgroup's fibers are abandoned
-      if (fibers)
+      if (in_fibers)
         reclaim_fiber_stacks();
-      throw cpu_fault_error{fault, fibers ? fiber_stack_bytes() : 0};
+      throw cpu_fault_error{fault, in_fibers ? fiber_stack_bytes() : 0};
     }
   };
   if (blocks == 1)
@@ -261,5 +279,60 @@ void cpu_device_run(const detail::launch_request &request, const abi::slot_t *sl
 namespace offload::detail {
 
 void *cpu_dynamic_shared() { return rt::dynamic_shared_memory.data(); }
+
+} // namespace offload::detail
+
+// Called by the work-item loops of barrier kernels (compiler/CpuWorkItemLoops.cpp).
+extern "C" {
+
+/// Room for the workgroup's per-work-item arrays: this thread's, grown as needed, 64-aligned.
+void *__offload_cpu_workgroup_scratch(std::uint64_t bytes) {
+  using namespace offload::rt;
+  if (bytes > loop_scratch_bytes) {
+    loop_scratch.reset(static_cast<unsigned char *>(::operator new[](bytes, std::align_val_t(64))));
+    loop_scratch_bytes = bytes;
+  }
+  return loop_scratch.get();
+}
+
+/// The region where the workgroup's work-items wait (their states), or ~0u when all ended.
+/// Work-items waiting at different barriers can never meet: recorded for the launch's error.
+std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32_t count) {
+  constexpr std::uint32_t ended = ~0u;
+  std::uint32_t next = ended, first = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (states[i] == ended)
+      continue;
+    if (next == ended) {
+      next = states[i];
+      first = i;
+    } else if (states[i] != next) {
+      const offload::dim3 g = offload::detail::current_cpu_item.block;
+      offload::rt::barrier_mismatch =
+          "in workgroup (" + std::to_string(g.x) + "," + std::to_string(g.y) + "," +
+          std::to_string(g.z) + ") work-items " + std::to_string(first) + " and " +
+          std::to_string(i) + " (linear indices) wait at different offload::barrier() calls: "
+          "one is in a branch that not every work-item takes (on a GPU this hangs or is "
+          "undefined)";
+      return ended;
+    }
+  }
+  return next;
+}
+
+/// The workgroup of a barrier kernel whose entry could not be made loops, as fibers.
+void __offload_cpu_run_fibers(const offload::abi::slot_t *slots) {
+  const offload::detail::launch_request *request = offload::rt::cpu_kernel_running();
+  if (std::uint64_t(request->threads.x) * request->threads.y * request->threads.z > 1) {
+    offload::rt::run_workgroup_as_fibers(*request, slots, request->threads);
+    return;
+  }
+  offload::detail::current_cpu_item.thread = {0, 0, 0};
+  request->cpu_body(request->cpu_context, slots);
+}
+
+} // extern "C"
+
+namespace offload::detail {
 
 } // namespace offload::detail

@@ -14,6 +14,7 @@
 #include <offload/detail/device_entry.hpp>
 #include <offload/device.hpp>
 
+#include <cstddef>
 #include <tuple>
 #include <utility>
 
@@ -36,6 +37,29 @@ template <auto Kernel> void run_workgroup_on_cpu(const abi::slot_t *slots) {
           item.thread = {x, y, z};
           Kernel(static_cast<typename sig::template param<I>>(std::get<I>(args))...);
         }
+  }(std::make_integer_sequence<unsigned, sig::arity>{});
+}
+
+/// One work-item of a kernel that reaches barriers. The device pass turns it into loops over
+/// the workgroup's work-items split at the barriers (compiler/CpuWorkItemLoops.cpp, which finds
+/// it by name and reads `current_cpu_item` at the offsets asserted below), or, where it cannot,
+/// makes the entry run the workgroup as fibers.
+template <auto Kernel, class... P> [[gnu::noinline]] void cpu_work_items(P... args) {
+  Kernel(static_cast<P>(args)...);
+}
+static_assert(offsetof(cpu_item, thread) == 0 && offsetof(cpu_item, block_dim) == 24 &&
+                  sizeof(dim3) == 12 && sizeof(cpu_item) == 48,
+              "compiler/CpuWorkItemLoops.cpp reads offload::detail::cpu_item at these offsets");
+
+/// The entry of a kernel that reaches barriers: the arguments decoded once, then the
+/// work-item function (which the device pass makes a loop over the workgroup's work-items).
+template <auto Kernel> void run_workgroup_as_loops(const abi::slot_t *slots) {
+  using sig = kernel_signature<decltype(Kernel)>;
+  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
+    std::tuple<typename sig::template param<I>...> args(
+        abi::from_slots<typename sig::template param<I>>(slots + sig::template first_slot<I>())...);
+    cpu_work_items<Kernel, typename sig::template param<I>...>(
+        static_cast<typename sig::template param<I>>(std::get<I>(args))...);
   }(std::make_integer_sequence<unsigned, sig::arity>{});
 }
 

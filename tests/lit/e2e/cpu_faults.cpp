@@ -48,12 +48,29 @@ OFFLOAD_KERNEL void trap(int *x) {
   __builtin_trap();
 }
 
+// A warp operation keeps the kernel on fibers (barrier kernels without one are work-item loops,
+// whose stack objects live in a per-thread buffer: big_locals below).
 OFFLOAD_KERNEL void deep_locals(int *x) {
   volatile char big[400000];
   big[0] = 1;
+  (void)offload::ballot(true);
   offload::barrier();
   big[sizeof big - 1] = 2;
   *x = big[0] + big[sizeof big - 1];
+}
+
+// As work-item loops, a barrier kernel's stack objects are per-work-item arrays in a buffer of
+// the host thread, not on a fiber's stack: 400 KB each is fine.
+OFFLOAD_KERNEL void big_locals(int *x) {
+  char big[400000];
+  const unsigned me = offload::local_linear_id();
+  for (unsigned i = 0; i < sizeof big; i += 4096)
+    big[i] = char(me + i / 4096);
+  offload::barrier();
+  int sum = 0;
+  for (unsigned i = 0; i < sizeof big; i += 4096)
+    sum += big[i] == char(me + i / 4096);
+  offload::atomic_add(x, sum);
 }
 
 // Every caught fault abandons a workgroup of 1024 fibers: their stacks must be reused (they
@@ -61,6 +78,7 @@ OFFLOAD_KERNEL void deep_locals(int *x) {
 OFFLOAD_KERNEL void fault_in_barrier_kernel(int *x) {
   if (offload::local_linear_id() == 5)
     *(int *volatile)nullptr = 1;
+  (void)offload::ballot(true);  // fibers, as deep_locals
   offload::barrier();
   *x = 1;
 }
@@ -140,6 +158,12 @@ int main(int argc, char **argv) {
       ++failures;
       break;
     }
+  int big = 0;
+  offload::launch(big_locals, {.threads = {4}}, &big);
+  if (big != 4 * ((400000 + 4095) / 4096)) {
+    std::printf("big_locals: %d\n", big);
+    ++failures;
+  }
   std::printf("after the faults: %s\n", failures ? "FAILED" : "all checks passed");
   // Uncaught: exit status 1, the output above flushed (stdout is a file here, fully buffered).
   offload::launch(poke, {.workgroups = {4}, .threads = {64}}, std::span(v), 1L << 40);
