@@ -55,7 +55,12 @@ template <class T = unsigned char> inline T *dynamic_shared() {
 #else  // the CPU device
 
 namespace detail {
-/// Runtime side of barrier() on the CPU device: switches to the workgroup's next fiber.
+/// Runtime side of barrier() on the CPU device: switches to the workgroup's next fiber. In the
+/// CPU image (clang) the device pass splits work-item loops at its calls: convergent, so that
+/// clang neither merges the barriers of two branches nor moves one into a branch (as a GPU's).
+#if defined(__clang__)
+[[clang::convergent]]
+#endif
 void cpu_barrier();
 /// This host thread's dynamic shared memory for the workgroup it runs.
 void *cpu_dynamic_shared();

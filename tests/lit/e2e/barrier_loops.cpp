@@ -1,0 +1,188 @@
+// Issue 17: on the CPU device, kernels that reach barriers run as loops over their work-items
+// split at the barriers (compiler/CpuWorkItemLoops.cpp). Each kernel here checks a shape of
+// barrier code against its meaning on a GPU: barriers in loops and in branches every work-item
+// takes alike, values and stack arrays live across barriers, work-items that return before a
+// barrier, 2-D and 3-D workgroups, barriers reached through functions, dynamic shared memory.
+// Warp operations keep the fibers (the build says so under -v), and work-items waiting at
+// different barriers are an error naming the kernel.
+// RUN: %offload-cxx -O2 -v %s -o %t 2>&1 | FileCheck %s --check-prefix=BUILD
+// RUN: %t | FileCheck %s
+// RUN: env OFFLOAD_CPU_THREADS=1 %t | FileCheck %s
+// BUILD-DAG: kernel 'scan' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'live_values' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'early_return' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'grid3' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'through_calls' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'diverge' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'uses_shuffle' on the CPU device: fibers, because it uses warp operations
+// CHECK: scan: ok
+// CHECK: live_values: ok
+// CHECK: early_return: ok
+// CHECK: grid3: ok
+// CHECK: through_calls: ok
+// CHECK: uses_shuffle: ok
+// CHECK: diverge: offload-cxx: error: kernel 'diverge' launched at barrier_loops.cpp:[[#]]: in workgroup (0,0,0) work-items 0 and 1 (linear indices) wait at different offload::barrier() calls
+// CHECK: barrier_loops: all checks passed
+#include <offload/offload.hpp>
+
+#include <cstdio>
+#include <span>
+#include <vector>
+
+// Inclusive prefix sum of each workgroup's slice (Hillis-Steele): a barrier in a loop whose trip
+// count every work-item shares, dynamic shared memory, a branch around the update.
+OFFLOAD_KERNEL void scan(std::span<int> v) {
+  int *tmp = offload::dynamic_shared<int>();
+  const unsigned t = offload::thread_id_x(), n = offload::block_dim_x();
+  const std::size_t i = offload::global_id_x();
+  tmp[t] = v[i];
+  offload::barrier();
+  for (unsigned d = 1; d < n; d *= 2) {
+    int add = t >= d ? tmp[t - d] : 0;
+    offload::barrier();
+    tmp[t] += add;
+    offload::barrier();
+  }
+  v[i] = tmp[t];
+}
+
+// A private array and scalars written before barriers and read after them.
+OFFLOAD_KERNEL void live_values(std::span<long> out) {
+  const unsigned t = offload::local_linear_id();
+  long mine[8];
+  for (int k = 0; k < 8; ++k)
+    mine[k] = long(t) * 10 + k;
+  double scale = 1.5 * t;
+  offload::barrier();
+  long sum = 0;
+  for (int k = 0; k < 8; ++k)
+    sum += mine[k];
+  offload::barrier();
+  out[offload::global_id_x()] = sum + long(scale * 2);
+}
+
+// Work-items past the end return before the barrier (they count as arrived, as on a GPU).
+OFFLOAD_KERNEL void early_return(std::span<int> v, unsigned n) {
+  auto &tile = offload::shared<int[256]>([] {});
+  const unsigned t = offload::thread_id_x();
+  if (t >= n)
+    return;
+  tile[t] = v[t];
+  offload::barrier();
+  v[t] = tile[(t + 1) % n];
+}
+
+// 3-D workgroups: every work-item sees its own (x, y, z) before and after the barrier.
+OFFLOAD_KERNEL void grid3(std::span<unsigned> out) {
+  auto &tile = offload::shared<unsigned[4][3][5]>([] {});
+  const unsigned x = offload::thread_id_x(), y = offload::thread_id_y(), z = offload::thread_id_z();
+  tile[z][y][x] = x + 10 * y + 100 * z;
+  offload::barrier();
+  const unsigned lx = 4 - x, ly = 2 - y, lz = 3 - z;
+  out[offload::block_id_x() * 60 + offload::local_linear_id()] = tile[lz][ly][lx] + 1000 * (x + 5 * y + 15 * z);
+}
+
+// The barrier inside a function the kernel calls (and the workgroup reduction of the library).
+static void store_and_wait(double *tile, unsigned t, double v) {
+  tile[t] = v;
+  offload::barrier();
+}
+OFFLOAD_KERNEL void through_calls(std::span<double> out) {
+  auto &tile = offload::shared<double[128]>([] {});
+  const unsigned t = offload::thread_id_x();
+  store_and_wait(tile, t, t * 0.5);
+  const double total = offload::workgroup_reduce_add(tile[127 - t]);
+  out[offload::global_id_x()] = total;
+}
+
+// A warp operation: fibers.
+OFFLOAD_KERNEL void uses_shuffle(std::span<unsigned> out) {
+  const unsigned t = offload::thread_id_x();
+  offload::barrier();
+  out[t] = offload::shuffle(t, (offload::lane_id() + 1) % 32);
+}
+
+// Work-items at different barriers can never meet.
+OFFLOAD_KERNEL void diverge(int *x) {
+  if (offload::thread_id_x() % 2 == 0) {
+    *x = 1;
+    offload::barrier();
+  } else {
+    offload::barrier();
+  }
+}
+
+int main() {
+  int failures = 0;
+  auto report = [&](const char *name, bool ok) {
+    std::printf("%s: %s\n", name, ok ? "ok" : "FAILED");
+    failures += !ok;
+  };
+  {
+    std::vector<int> v(3 * 200);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = int(i % 7);
+    std::vector<int> expect = v;
+    for (std::size_t b = 0; b < 3; ++b)
+      for (std::size_t i = 1; i < 200; ++i) expect[b * 200 + i] += expect[b * 200 + i - 1];
+    offload::launch(scan, {.workgroups = {3}, .threads = {200}, .dynamic_shared_bytes = 200 * sizeof(int)},
+                    std::span(v));
+    report("scan", v == expect);
+  }
+  {
+    std::vector<long> out(2 * 96);
+    offload::launch(live_values, {.workgroups = {2}, .threads = {96}}, std::span(out));
+    bool ok = true;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const long t = long(i % 96);
+      ok &= out[i] == t * 80 + 28 + long(1.5 * double(t) * 2);
+    }
+    report("live_values", ok);
+  }
+  {
+    std::vector<int> v(256);
+    for (int i = 0; i < 256; ++i) v[i] = i;
+    offload::launch(early_return, {.threads = {256}}, std::span(v), 100u);
+    bool ok = true;
+    for (int i = 0; i < 256; ++i) ok &= v[i] == (i < 100 ? (i + 1) % 100 : i);
+    report("early_return", ok);
+  }
+  {
+    std::vector<unsigned> out(2 * 60);
+    offload::launch(grid3, {.workgroups = {2}, .threads = {5, 3, 4}}, std::span(out));
+    bool ok = true;
+    for (unsigned b = 0; b < 2; ++b)
+      for (unsigned z = 0; z < 4; ++z)
+        for (unsigned y = 0; y < 3; ++y)
+          for (unsigned x = 0; x < 5; ++x) {
+            const unsigned got = out[b * 60 + x + 5 * y + 15 * z];
+            ok &= got == (4 - x) + 10 * (2 - y) + 100 * (3 - z) + 1000 * (x + 5 * y + 15 * z);
+          }
+    report("grid3", ok);
+  }
+  {
+    std::vector<double> out(3 * 128);
+    offload::launch(through_calls, {.workgroups = {3}, .threads = {128}}, std::span(out));
+    bool ok = true;
+    for (double d : out) ok &= d == 0.5 * (127 * 128 / 2);
+    report("through_calls", ok);
+  }
+  {
+    std::vector<unsigned> out(64);
+    offload::launch(uses_shuffle, {.threads = {64}}, std::span(out));
+    bool ok = true;
+    for (unsigned t = 0; t < 64; ++t) ok &= out[t] == (t / 32) * 32 + (t % 32 + 1) % 32;
+    report("uses_shuffle", ok);
+  }
+  {
+    int x = 0;
+    try {
+      offload::launch(diverge, {.threads = {8}}, &x);
+      report("diverge", false);
+    } catch (const offload::error &e) {
+      std::printf("diverge: %s\n", e.what());
+      failures += x != 0;  // the host's data is as it was
+    }
+  }
+  std::printf("barrier_loops: %s\n", failures ? "FAILED" : "all checks passed");
+  return failures != 0;
+}
