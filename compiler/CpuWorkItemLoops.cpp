@@ -17,6 +17,7 @@
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <array>
 #include <deque>
 #include <map>
 #include <set>
@@ -101,6 +102,7 @@ public:
     const bool Barriers = hasBarriers();
     if (std::string Why = checkCalls(Barriers); !Why.empty())
       return Why;
+    copyThreadLocalAddressesToUses();
     if (Barriers) {
       tidy();
       splitAtBarriers();
@@ -126,6 +128,7 @@ private:
   const DenseSet<const Function *> &Reach;
   const TargetLibraryInfo &TLI;
   SmallVector<BasicBlock *, 8> BarrierBlocks;  ///< each holds one barrier call and a branch
+  bool IdsEscape = false;  ///< a thread-local's address escapes: keep current_cpu_item current
 
   std::string inlineWhatMeets() {
     for (unsigned Inlined = 0;;) {
@@ -208,12 +211,68 @@ private:
     for (Instruction *I : Dead)
       I->eraseFromParent();
     Dead.clear();
+
     for (Instruction &I : instructions(F))
       if (auto *II = dyn_cast<IntrinsicInst>(&I))
         if (II->getIntrinsicID() == Intrinsic::stacksave && II->use_empty())
           Dead.push_back(II);
     for (Instruction *I : Dead)
       I->eraseFromParent();
+  }
+
+  /// Thread-local addresses, and constant offsets from them, are computed where they are used:
+  /// never values that live across a barrier, and loads of the work-item's index stay
+  /// recognisable (useCounters).
+  void copyThreadLocalAddressesToUses() {
+    SmallVector<Instruction *, 16> Addresses;
+    for (Instruction &I : instructions(F))
+      if (isAddressOfThreadLocal(&I))
+        Addresses.push_back(&I);
+    for (Instruction *I : Addresses)
+      for (Use &U : make_early_inc_range(I->uses())) {
+        auto *User = cast<Instruction>(U.getUser());
+        if (isAddressOfThreadLocal(User))
+          continue;
+        // A thread-local's address that is stored, merged or passed on: the runtime's
+        // thread-local then holds the index too (it may be read through it).
+        if (!isa<LoadInst>(User) && !(isa<StoreInst>(User) && U.getOperandNo() == 1) &&
+            !isa<GetElementPtrInst>(User))
+          IdsEscape = true;
+        Instruction *At = User;
+        if (auto *P = dyn_cast<PHINode>(User))
+          At = P->getIncomingBlock(U)->getTerminator();
+        U.set(copyAddressBefore(I, At));
+      }
+    for (bool Erased = true; Erased;) {
+      Erased = false;
+      for (Instruction *&I : Addresses)
+        if (I && I->use_empty()) {
+          I->eraseFromParent();
+          I = nullptr;
+          Erased = true;
+        }
+    }
+  }
+
+  /// llvm.threadlocal.address, or a constant offset (GEP, cast) from one.
+  static bool isAddressOfThreadLocal(const Value *V) {
+    if (const auto *II = dyn_cast<IntrinsicInst>(V))
+      return II->getIntrinsicID() == Intrinsic::threadlocal_address;
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || !(isa<GetElementPtrInst>(I) || isa<CastInst>(I)) || !I->getType()->isPointerTy())
+      return false;
+    if (!isAddressOfThreadLocal(I->getOperand(0)))
+      return false;
+    return llvm::all_of(llvm::drop_begin(I->operands()), [](const Use &Op) { return isa<Constant>(Op); });
+  }
+
+  /// A copy of the address computation I, placed before At.
+  static Instruction *copyAddressBefore(Instruction *I, Instruction *At) {
+    Instruction *Copy = I->clone();
+    if (!isa<IntrinsicInst>(I))
+      Copy->setOperand(0, copyAddressBefore(cast<Instruction>(I->getOperand(0)), At));
+    Copy->insertBefore(At->getIterator());
+    return Copy;
   }
 
   void splitAtBarriers() {
@@ -325,7 +384,46 @@ private:
     return Blocks;
   }
 
-  /// The loops. Without barriers: one region, every stack object kept as it is.
+  /// Whether the region's code may read the work-item's index other than by loading it from
+  /// current_cpu_item itself (such loads become the loop's counters): a call that is not an
+  /// intrinsic or a C library function, which the runtime's thread-local must then serve.
+  bool callsThatMayReadIds(ArrayRef<BasicBlock *> Blocks) const {
+    for (BasicBlock *BB : Blocks)
+      for (Instruction &I : *BB)
+        if (const auto *CB = dyn_cast<CallBase>(&I); CB && !CB->isInlineAsm()) {
+          const Function *Callee = calledFunction(*CB);
+          LibFunc LF;
+          if (!Callee || !(Callee->isIntrinsic() || TLI.getLibFunc(*Callee, LF)))
+            return true;
+        }
+    return false;
+  }
+
+  /// Loads of current_cpu_item.thread.{x,y,z} in Blocks become X, Y, Z.
+  void useCounters(ArrayRef<BasicBlock *> Blocks, const GlobalVariable *Item, Value *X, Value *Y,
+                   Value *Z) const {
+    SmallVector<LoadInst *, 8> Loads;
+    for (BasicBlock *BB : Blocks)
+      for (Instruction &I : *BB)
+        if (auto *L = dyn_cast<LoadInst>(&I); L && !L->isVolatile() && L->getType() == X->getType())
+          Loads.push_back(L);
+    for (LoadInst *L : Loads) {
+      APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+      const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+      const auto *Tls = dyn_cast<IntrinsicInst>(Base);
+      if (!Tls || Tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
+          Tls->getArgOperand(0) != Item || Offset.getZExtValue() >= ThreadOffset + 12)
+        continue;
+      Value *Counter[] = {X, Y, Z};
+      L->replaceAllUsesWith(Counter[(Offset.getZExtValue() - ThreadOffset) / 4]);
+      L->eraseFromParent();
+    }
+  }
+
+  /// The loops. Without barriers: one region, every stack object kept as it is. With barriers,
+  /// each region after the first has two versions: for every work-item (none has ended), and
+  /// for the work-items waiting at its barrier (some ended) — the first is the one that
+  /// vectorises; the runtime says which (__offload_cpu_next_region).
   void buildLoops(bool Barriers) {
     SmallVector<BasicBlock *, 32> Original;
     for (BasicBlock &BB : F)
@@ -342,7 +440,6 @@ private:
     Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx), *I8 = Type::getInt8Ty(Ctx);
     PointerType *Ptr = PointerType::getUnqual(Ctx);
 
-    // The workgroup's size, and one scratch buffer for the per-work-item arrays and states.
     // Stack objects are not cloned with the first block: each becomes an array (with barriers)
     // or stays one object of the workgroup function (without).
     SmallVector<AllocaInst *, 16> Kept;
@@ -354,11 +451,10 @@ private:
       A->moveBefore(*Entry, Entry->end());
     IRBuilder<> B(Entry);
     GlobalVariable *Item = M.getNamedGlobal(CurrentItemName);
-    if (!Item) {
+    if (!Item)
       Item = new GlobalVariable(M, ArrayType::get(I8, 48), false, GlobalValue::ExternalLinkage,
                                 nullptr, CurrentItemName, nullptr,
                                 GlobalValue::GeneralDynamicTLSModel);
-    }
     Value *Tls = B.CreateThreadLocalAddress(Item);
     auto field = [&](unsigned Offset) { return B.CreateConstInBoundsGEP1_32(I8, Tls, Offset); };
     Value *Bx = B.CreateLoad(I32, field(BlockDimOffset), "block.x");
@@ -366,6 +462,8 @@ private:
     Value *Bz = B.CreateLoad(I32, field(BlockDimOffset + 8), "block.z");
     Value *Count = B.CreateMul(B.CreateMul(Bx, By), Bz, "items");
     Value *Count64 = B.CreateZExt(Count, I64);
+
+    // One scratch buffer for the per-work-item arrays and the states.
     Value *Bytes = B.getInt64(0);
     auto reserve = [&](uint64_t Stride) {
       Value *Offset = Bytes;
@@ -373,105 +471,116 @@ private:
       Bytes = B.CreateAnd(B.CreateAdd(End, B.getInt64(63)), B.getInt64(~uint64_t(63)));
       return Offset;
     };
-    SmallVector<std::pair<Value *, uint64_t>, 16> ArrayAt;  // offset, stride of each alloca
-    for (AllocaInst *A : Allocas) {
-      const uint64_t Size = A->getAllocationSize(DL)->getFixedValue();
-      const uint64_t Stride = alignTo(std::max<uint64_t>(Size, 1), A->getAlign());
-      ArrayAt.push_back({reserve(Stride), Stride});
-    }
-    Value *StateAt = reserve(4);
+    SmallVector<uint64_t, 16> Strides;
     SmallVector<Value *, 16> Arrays;
     Value *States = nullptr;
+    FunctionCallee NextRegion;
     if (Barriers) {
+      SmallVector<Value *, 16> Offsets;
+      for (AllocaInst *A : Allocas) {
+        const uint64_t Size = A->getAllocationSize(DL)->getFixedValue();
+        Strides.push_back(alignTo(std::max<uint64_t>(Size, 1), A->getAlign()));
+        Offsets.push_back(reserve(Strides.back()));
+      }
+      Value *StateAt = reserve(4);
       FunctionCallee Scratch = M.getOrInsertFunction(ScratchName, Ptr, I64);
       if (auto *SF = dyn_cast<Function>(Scratch.getCallee())) {
         SF->setReturnDoesNotAlias();
         SF->setDoesNotThrow();
       }
       Value *Base = B.CreateCall(Scratch, {Bytes}, "scratch");
-      for (auto &[Offset, Stride] : ArrayAt)
+      for (Value *Offset : Offsets)
         Arrays.push_back(B.CreateInBoundsGEP(I8, Base, Offset));
       States = B.CreateInBoundsGEP(I8, Base, StateAt, "states");
-    }
-    FunctionCallee NextRegion;
-    if (Barriers) {
       NextRegion = M.getOrInsertFunction(NextRegionName, I32, Ptr, I32);
-      if (auto *NF = dyn_cast<Function>(NextRegion.getCallee()))
+      if (auto *NF = dyn_cast<Function>(NextRegion.getCallee())) {
         NF->setDoesNotThrow();
+        NF->setOnlyAccessesArgMemory();
+      }
     }
     BasicBlock *End = BasicBlock::Create(Ctx, "wi.end", &F);
     ReturnInst::Create(Ctx, End);
 
-    SmallVector<BasicBlock *, 8> Starts;  // each region's first block
-    for (size_t R = 0; R < Heads.size(); ++R)
-      Starts.push_back(BasicBlock::Create(Ctx, "region" + Twine(R), &F));
-    B.CreateBr(Starts[0]);
-
+    // Starts[R][0]: every work-item; Starts[R][1]: those waiting at region R's barrier.
+    std::vector<std::array<BasicBlock *, 2>> Starts(Heads.size(), {nullptr, nullptr});
     for (size_t R = 0; R < Heads.size(); ++R) {
-      const std::string Name = "region" + std::to_string(R);
-      BasicBlock *Loop = BasicBlock::Create(Ctx, Name + ".item", &F);
-      BasicBlock *Body = BasicBlock::Create(Ctx, Name + ".body", &F);
-      BasicBlock *Latch = BasicBlock::Create(Ctx, Name + ".next", &F);
-      BasicBlock *Dispatch = BasicBlock::Create(Ctx, Name + ".done", &F);
-      IRBuilder<>(Starts[R]).CreateBr(Loop);
+      Starts[R][0] = BasicBlock::Create(Ctx, "region" + Twine(R), &F);
+      if (R > 0)
+        Starts[R][1] = BasicBlock::Create(Ctx, "region" + Twine(R) + ".some", &F);
+    }
+    B.CreateBr(Starts[0][0]);
 
-      // The work-item: linear index and (x, y, z), x fastest; region 0 runs every work-item,
-      // later regions those waiting at their barrier.
-      B.SetInsertPoint(Loop);
-      PHINode *Index = B.CreatePHI(I32, 2, "item");
-      PHINode *X = B.CreatePHI(I32, 2, "x"), *Y = B.CreatePHI(I32, 2, "y"), *Z = B.CreatePHI(I32, 2, "z");
-      for (PHINode *P : {Index, X, Y, Z})
-        P->addIncoming(B.getInt32(0), Starts[R]);
-      Value *Index64 = B.CreateZExt(Index, I64);
+    auto emitRegion = [&](size_t R, bool OnlyWaiting) {
+      const std::string Name = "region" + std::to_string(R) + (OnlyWaiting ? ".some" : "");
+      auto block = [&](const char *Suffix) {
+        return BasicBlock::Create(Ctx, Name + Suffix, &F);
+      };
+      BasicBlock *ZLoop = block(".z"), *YLoop = block(".y"), *XLoop = block(".x");
+      BasicBlock *Body = block(".body"), *XNext = block(".xnext"), *YNext = block(".ynext");
+      BasicBlock *ZNext = block(".znext"), *Dispatch = block(".done");
+      IRBuilder<>(Starts[R][OnlyWaiting]).CreateBr(ZLoop);
+      // z, y, x nested, x innermost: the loop the vectoriser sees runs along x.
+      B.SetInsertPoint(ZLoop);
+      PHINode *Z = B.CreatePHI(I32, 2, "z");
+      Z->addIncoming(B.getInt32(0), Starts[R][OnlyWaiting]);
+      B.CreateBr(YLoop);
+      B.SetInsertPoint(YLoop);
+      PHINode *Y = B.CreatePHI(I32, 2, "y");
+      Y->addIncoming(B.getInt32(0), ZLoop);
+      Value *Row = B.CreateNUWMul(B.CreateNUWAdd(B.CreateNUWMul(Z, By), Y), Bx, "row");
+      B.CreateBr(XLoop);
+      B.SetInsertPoint(XLoop);
+      PHINode *X = B.CreatePHI(I32, 2, "x");
+      X->addIncoming(B.getInt32(0), YLoop);
+      Value *Index64 = B.CreateZExt(B.CreateNUWAdd(Row, X, "item"), I64);
       Value *StateOf = Barriers ? B.CreateInBoundsGEP(I32, States, Index64, "state") : nullptr;
-      if (R == 0)
-        B.CreateBr(Body);
+      if (OnlyWaiting)
+        B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, StateOf), B.getInt32(R)), Body, XNext);
       else
-        B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, StateOf), B.getInt32(R)), Body, Latch);
+        B.CreateBr(Body);
 
+      SmallVector<BasicBlock *, 16> Blocks = regionBlocks(Heads[R]);
       B.SetInsertPoint(Body);
-      B.CreateStore(X, field(ThreadOffset));
-      B.CreateStore(Y, field(ThreadOffset + 4));
-      B.CreateStore(Z, field(ThreadOffset + 8));
+      if (IdsEscape || callsThatMayReadIds(Blocks)) {
+        B.CreateStore(X, field(ThreadOffset));
+        B.CreateStore(Y, field(ThreadOffset + 4));
+        B.CreateStore(Z, field(ThreadOffset + 8));
+      }
       ValueToValueMapTy VMap;
       for (size_t A = 0; A < Allocas.size(); ++A)
         VMap[Allocas[A]] = B.CreateInBoundsGEP(
-            I8, Arrays[A], B.CreateMul(Index64, B.getInt64(ArrayAt[A].second)), Allocas[A]->getName());
+            I8, Arrays[A], B.CreateNUWMul(Index64, B.getInt64(Strides[A])), Allocas[A]->getName());
 
       // The region's blocks, cloned; edges to a barrier record it and go to the next work-item.
-      SmallVector<BasicBlock *, 16> Blocks = regionBlocks(Heads[R]);
       DenseSet<BasicBlock *> InRegion(Blocks.begin(), Blocks.end());
       std::map<uint32_t, BasicBlock *> Exits;  // not DenseMap: ~0u is its empty key
       auto exitTo = [&](uint32_t State) {
         BasicBlock *&Exit = Exits[State];
         if (!Exit) {
-          Exit = BasicBlock::Create(Ctx, Name + ".stop", &F, Latch);
+          Exit = BasicBlock::Create(Ctx, Name + ".stop", &F, XNext);
           IRBuilder<> E(Exit);
           if (Barriers)
             E.CreateStore(E.getInt32(State), StateOf);
-          E.CreateBr(Latch);
+          E.CreateBr(XNext);
         }
         return Exit;
       };
       SmallVector<BasicBlock *, 16> Clones;
       for (BasicBlock *BB : Blocks) {
         BasicBlock *C = CloneBasicBlock(BB, VMap, "." + Name, &F);
-        C->moveBefore(Latch);
+        C->moveBefore(XNext);
         VMap[BB] = C;
         Clones.push_back(C);
       }
-      for (size_t I = 0; I < Blocks.size(); ++I) {
-        BasicBlock *C = Clones[I];
+      for (BasicBlock *C : Clones) {
         Instruction *T = C->getTerminator();
         if (isa<ReturnInst>(T)) {
           BranchInst::Create(exitTo(Ended), T->getIterator());
           T->eraseFromParent();
         } else {
           for (unsigned S = 0; S < T->getNumSuccessors(); ++S)
-            if (BasicBlock *Succ = T->getSuccessor(S); isBarrierBlock(Succ)) {
-              const uint32_t Next = 1 + (llvm::find(BarrierBlocks, Succ) - BarrierBlocks.begin());
-              T->setSuccessor(S, exitTo(Next));
-            }
+            if (BasicBlock *Succ = T->getSuccessor(S); isBarrierBlock(Succ))
+              T->setSuccessor(S, exitTo(1 + (llvm::find(BarrierBlocks, Succ) - BarrierBlocks.begin())));
         }
         for (PHINode &Phi : C->phis())
           for (int In = int(Phi.getNumIncomingValues()) - 1; In >= 0; --In)
@@ -481,31 +590,41 @@ private:
       for (BasicBlock *C : Clones)
         for (Instruction &I : *C)
           RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+      useCounters(Clones, Item, X, Y, Z);
       B.SetInsertPoint(Body);
       B.CreateBr(cast<BasicBlock>(VMap[Heads[R]]));
 
       // Next work-item; after the last, the region where the work-items wait (or the end).
-      B.SetInsertPoint(Latch);
-      Value *NextIndex = B.CreateAdd(Index, B.getInt32(1));
-      Value *X1 = B.CreateAdd(X, B.getInt32(1));
-      Value *WrapX = B.CreateICmpEQ(X1, Bx);
-      Value *Y1 = B.CreateSelect(WrapX, B.CreateAdd(Y, B.getInt32(1)), Y);
-      Value *WrapY = B.CreateAnd(WrapX, B.CreateICmpEQ(Y1, By));
-      Index->addIncoming(NextIndex, Latch);
-      X->addIncoming(B.CreateSelect(WrapX, B.getInt32(0), X1), Latch);
-      Y->addIncoming(B.CreateSelect(WrapY, B.getInt32(0), Y1), Latch);
-      Z->addIncoming(B.CreateSelect(WrapY, B.CreateAdd(Z, B.getInt32(1)), Z), Latch);
-      B.CreateCondBr(B.CreateICmpULT(NextIndex, Count), Loop, Dispatch);
+      B.SetInsertPoint(XNext);
+      Value *X1 = B.CreateNUWAdd(X, B.getInt32(1));
+      X->addIncoming(X1, XNext);
+      B.CreateCondBr(B.CreateICmpULT(X1, Bx), XLoop, YNext);
+      B.SetInsertPoint(YNext);
+      Value *Y1 = B.CreateNUWAdd(Y, B.getInt32(1));
+      Y->addIncoming(Y1, YNext);
+      B.CreateCondBr(B.CreateICmpULT(Y1, By), YLoop, ZNext);
+      B.SetInsertPoint(ZNext);
+      Value *Z1 = B.CreateNUWAdd(Z, B.getInt32(1));
+      Z->addIncoming(Z1, ZNext);
+      B.CreateCondBr(B.CreateICmpULT(Z1, Bz), ZLoop, Dispatch);
 
       B.SetInsertPoint(Dispatch);
       if (!Barriers) {
         B.CreateBr(End);
-        continue;
+        return;
       }
+      // 2R: every work-item waits at region R's barrier; 2R + 1: some have ended.
       Value *Next = B.CreateCall(NextRegion, {States, Count}, "next");
-      SwitchInst *S = B.CreateSwitch(Next, End, Heads.size());
-      for (size_t To = 1; To < Heads.size(); ++To)
-        S->addCase(B.getInt32(To), Starts[To]);
+      SwitchInst *S = B.CreateSwitch(Next, End, 2 * Heads.size());
+      for (size_t To = 1; To < Heads.size(); ++To) {
+        S->addCase(B.getInt32(2 * To), Starts[To][0]);
+        S->addCase(B.getInt32(2 * To + 1), Starts[To][1]);
+      }
+    };
+    for (size_t R = 0; R < Heads.size(); ++R) {
+      emitRegion(R, false);
+      if (R > 0)
+        emitRegion(R, true);
     }
 
     // The original blocks go; the clones no longer refer to them.

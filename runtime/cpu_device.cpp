@@ -295,14 +295,18 @@ void *__offload_cpu_workgroup_scratch(std::uint64_t bytes) {
   return loop_scratch.get();
 }
 
-/// The region where the workgroup's work-items wait (their states), or ~0u when all ended.
-/// Work-items waiting at different barriers can never meet: recorded for the launch's error.
+/// The region R where the workgroup's work-items wait (their states): 2R when every work-item
+/// waits there, 2R + 1 when some have ended; ~0u when all ended. Work-items waiting at
+/// different barriers can never meet: recorded for the launch's error, and ~0u.
 std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32_t count) {
   constexpr std::uint32_t ended = ~0u;
   std::uint32_t next = ended, first = 0;
+  bool some_ended = false;
   for (std::uint32_t i = 0; i < count; ++i) {
-    if (states[i] == ended)
+    if (states[i] == ended) {
+      some_ended = true;
       continue;
+    }
     if (next == ended) {
       next = states[i];
       first = i;
@@ -317,7 +321,7 @@ std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32
       return ended;
     }
   }
-  return next;
+  return next == ended ? ended : 2 * next + (some_ended ? 1 : 0);
 }
 
 /// The workgroup of a barrier kernel whose entry could not be made loops, as fibers.

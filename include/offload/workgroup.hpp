@@ -62,8 +62,9 @@ namespace detail {
 [[clang::convergent]]
 #endif
 void cpu_barrier();
-/// This host thread's dynamic shared memory for the workgroup it runs.
-void *cpu_dynamic_shared();
+/// This host thread's dynamic shared memory for the workgroup it runs (the same all through
+/// a workgroup: const, so that the CPU image computes it once).
+[[gnu::const]] void *cpu_dynamic_shared();
 } // namespace detail
 
 inline void barrier() { detail::cpu_barrier(); }
