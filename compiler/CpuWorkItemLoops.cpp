@@ -420,6 +420,29 @@ private:
     }
   }
 
+  /// Work-items between two barriers are independent (a GPU runs them in any order; a race
+  /// between them is the kernel's bug): the x loop's iterations are marked parallel, as PoCL's
+  /// work-item loops, so that the vectoriser needs no run-time checks between their accesses.
+  void markParallel(ArrayRef<BasicBlock *> Blocks, Instruction *Latch) const {
+    MDNode *Group = MDNode::getDistinct(Ctx, {});
+    bool Any = false;
+    for (BasicBlock *BB : Blocks)
+      for (Instruction &I : *BB) {
+        const bool Plain = (isa<LoadInst>(I) && cast<LoadInst>(I).isSimple()) ||
+                           (isa<StoreInst>(I) && cast<StoreInst>(I).isSimple());
+        if (!Plain || I.getMetadata(LLVMContext::MD_access_group))
+          continue;
+        I.setMetadata(LLVMContext::MD_access_group, Group);
+        Any = true;
+      }
+    if (!Any)
+      return;
+    MDNode *Parallel = MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.parallel_accesses"), Group});
+    MDNode *Loop = MDNode::getDistinct(Ctx, {nullptr, Parallel});
+    Loop->replaceOperandWith(0, Loop);
+    Latch->setMetadata(LLVMContext::MD_loop, Loop);
+  }
+
   /// The loops. Without barriers: one region, every stack object kept as it is. With barriers,
   /// each region after the first has two versions: for every work-item (none has ended), and
   /// for the work-items waiting at its barrier (some ended) — the first is the one that
@@ -598,7 +621,12 @@ private:
       B.SetInsertPoint(XNext);
       Value *X1 = B.CreateNUWAdd(X, B.getInt32(1));
       X->addIncoming(X1, XNext);
-      B.CreateCondBr(B.CreateICmpULT(X1, Bx), XLoop, YNext);
+      Instruction *Latch = B.CreateCondBr(B.CreateICmpULT(X1, Bx), XLoop, YNext);
+      SmallVector<BasicBlock *, 16> LoopBlocks(Clones.begin(), Clones.end());
+      LoopBlocks.append({XLoop, Body});
+      for (auto &[State, Exit] : Exits)
+        LoopBlocks.push_back(Exit);
+      markParallel(LoopBlocks, Latch);
       B.SetInsertPoint(YNext);
       Value *Y1 = B.CreateNUWAdd(Y, B.getInt32(1));
       Y->addIncoming(Y1, YNext);
