@@ -32,6 +32,8 @@ execute_process(COMMAND dpkg-deb -f ${deb} Package Version Architecture Depends
                 OUTPUT_VARIABLE fields COMMAND_ERROR_IS_FATAL ANY)
 message("${fields}")
 string(REGEX MATCH "Depends: [^\n]*" depends "${fields}")
+string(REPLACE "Depends: " "" depends_list "${depends}")
+string(REPLACE ", " ";" depends_list "${depends_list}")
 execute_process(COMMAND dpkg -x ${deb} ${root} COMMAND_ERROR_IS_FATAL ANY)
 foreach(f usr/bin/offload-cxx usr/lib/liboffload-cxx-rt.so usr/include/offload/offload.hpp
           usr/lib/offload-cxx/offload-cxx-devices usr/lib/cmake/OffloadCxx/OffloadCxxConfig.cmake
@@ -40,12 +42,28 @@ foreach(f usr/bin/offload-cxx usr/lib/liboffload-cxx-rt.so usr/include/offload/o
     message(FATAL_ERROR "the .deb does not install /${f}")
   endif()
 endforeach()
-# Every library the driver and the runtime load comes from a package the .deb depends on.
+# Every library the driver and the runtime link (DT_NEEDED, resolved by ldd) comes from a package
+# the .deb depends on (those packages bring their own dependencies).
 foreach(binary usr/bin/offload-cxx usr/lib/liboffload-cxx-rt.so)
+  execute_process(COMMAND ${READELF} -d ${root}/${binary} OUTPUT_VARIABLE dynamic
+                  COMMAND_ERROR_IS_FATAL ANY)
+  string(REGEX MATCHALL "Shared library: \\[[^]]+\\]" needed "${dynamic}")
   execute_process(COMMAND ldd ${root}/${binary} OUTPUT_VARIABLE ldd COMMAND_ERROR_IS_FATAL ANY)
-  string(REGEX MATCHALL "=> (/[^ ]+)" paths "${ldd}")
-  foreach(p IN LISTS paths)
-    string(REPLACE "=> " "" p "${p}")
+  foreach(n IN LISTS needed)
+    string(REGEX REPLACE "Shared library: \\[(.*)\\]" "\\1" n "${n}")
+    set(p "")
+    string(REPLACE "\n" ";" lines "${ldd}")
+    foreach(line IN LISTS lines)
+      if(line MATCHES "^[ \t]*([^ ]+) => (/[^ ]+)" AND CMAKE_MATCH_1 STREQUAL n)
+        set(p "${CMAKE_MATCH_2}")
+      endif()
+    endforeach()
+    if(n MATCHES "^ld-linux")
+      continue()  # the dynamic loader: libc6
+    endif()
+    if(NOT p)
+      message(FATAL_ERROR "${binary} needs ${n}, which ldd does not resolve:\n${ldd}")
+    endif()
     file(REAL_PATH ${p} real)
     execute_process(COMMAND dpkg -S ${real} OUTPUT_VARIABLE owner RESULT_VARIABLE rc ERROR_QUIET)
     if(NOT rc EQUAL 0)
@@ -55,7 +73,8 @@ foreach(binary usr/bin/offload-cxx usr/lib/liboffload-cxx-rt.so)
       message(FATAL_ERROR "${binary} loads ${p}, which no installed Debian package owns")
     endif()
     string(REGEX REPLACE "[:,].*" "" owner "${owner}")
-    if(NOT depends MATCHES "(: |, )${owner}(,|$| )")
+    message("${binary}: ${n} from ${owner}")
+    if(NOT owner IN_LIST depends_list)
       message(FATAL_ERROR "${binary} loads ${p} from the package ${owner}, which the .deb does "
                           "not depend on (${depends})")
     endif()
