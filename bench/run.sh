@@ -6,9 +6,12 @@
 #                                 the program as an offload-cxx bundle; carry .gpu alone)
 #   bash .gpu/bench/run.sh gpu   (on the GPU node: runs both, prints one table of ratios)
 # Every figure is BabelStream's best-of-N bandwidth or a median of many timed runs.
+# OFFLOAD_CXX: the driver (default: build/bin/offload-cxx of this checkout; the lit test passes
+# the build tree's own, wherever it is).
 set -euo pipefail
 mode=${1:?usage: run.sh build|gpu|ci|program OUT}
 here=$(cd "$(dirname "$0")" && pwd)
+oc=${OFFLOAD_CXX:-$(cd "$here/.." && pwd)/build/bin/offload-cxx}
 cuda=${CUDA_PATH:-/usr/local/cuda}
 # program OUT: the measured program — BabelStream with cudaMemcpy linked in, for transfers
 # compared in one process (bench/cuda/cudart_copies.cpp). Used by build and by
@@ -17,7 +20,7 @@ if [ "$mode" = program ]; then
   root=$(cd "$here/.." && pwd)
   prog=${2:?usage: run.sh program OUT}
   g++ -O2 -c -I"$cuda/include" "$here/cuda/cudart_copies.cpp" -o "$prog.cudart_copies.o"
-  "$root/build/bin/offload-cxx" -O3 --offload-arch=${OFFLOAD_GPU_ARCH:-sm_90},host -DBENCH_CUDART_REFERENCE \
+  "$oc" -O3 --offload-arch=${OFFLOAD_GPU_ARCH:-sm_90},host -DBENCH_CUDART_REFERENCE \
     "$root/bench/babelstream.cpp" "$prog.cudart_copies.o" -o "$prog" -L"$cuda/lib64" -lcudart_static -ldl -lrt
   rm -f "$prog.cudart_copies.o"
   exit 0
@@ -29,7 +32,7 @@ if [ "$mode" = build ] || [ "$mode" = ci ]; then
   arch=sm_90; [ "$mode" = ci ] && arch=host
   # Build times: median of 5 full builds each (ccache is not involved: neither tool uses it).
   median5() { sort -n | sed -n 3p; }
-  build_offload=$(for k in 1 2 3 4 5; do s=$(date +%s.%N); "$root/build/bin/offload-cxx" -O3 --offload-arch=$arch,host "$root/bench/babelstream.cpp" -o "$out/babelstream"; awk -v a="$(date +%s.%N)" -v b="$s" "BEGIN{print a - b}"; done | median5)
+  build_offload=$(for k in 1 2 3 4 5; do s=$(date +%s.%N); "$oc" -O3 --offload-arch=$arch,host "$root/bench/babelstream.cpp" -o "$out/babelstream"; awk -v a="$(date +%s.%N)" -v b="$s" "BEGIN{print a - b}"; done | median5)
   if [ "$mode" = ci ]; then
     # Tiny sizes on the CPU device, so that the benchmark cannot rot.
     "$out/babelstream" 16 3 50
@@ -44,12 +47,12 @@ if [ "$mode" = build ] || [ "$mode" = ci ]; then
   "$out/cpu_triad_omp" 25 20 >> "$out/host-results.txt"
   # The CPU device as a machine without a GPU builds for it (--offload-arch=host: with its CPU
   # image, docs/design.md), against the same loop under g++ -O3 -fopenmp.
-  "$root/build/bin/offload-cxx" -O3 --offload-arch=host "$root/bench/babelstream.cpp" -o "$out/babelstream-cpu"
+  "$oc" -O3 --offload-arch=host "$root/bench/babelstream.cpp" -o "$out/babelstream-cpu"
   OFFLOAD_DEVICE=cpu "$out/babelstream-cpu" 25 20 200 | awk '/^triad /{print "triad_cpu_device", $2, "GB/s"}' >> "$out/host-results.txt"
   rm -f "$out/babelstream-cpu"
   # The GPU node runs the program from a bundle (offload-cxx bundle), packed to fit the carry.
   rm -rf "$out/bundle-work" && mkdir -p "$out/bundle-work"
-  "$root/build/bin/offload-cxx" bundle "$out/babelstream" -o "$out/bundle-work/bundle" >/dev/null
+  "$oc" bundle "$out/babelstream" -o "$out/bundle-work/bundle" >/dev/null
   tar -C "$out/bundle-work" -cf - bundle | xz -T2 -4 > "$out/bundle.tar.xz"
   rm -rf "$out/bundle-work" "$out/babelstream"
   cp "$here/run.sh" "$out/run.sh"

@@ -1,13 +1,17 @@
 # OffloadCxxFunctions.cmake — offload_add_executable and offload_target_sources (included by
 # OffloadCxxConfig.cmake; OFFLOAD_CXX_EXECUTABLE is the driver).
 #
-# offload_target_sources records the target; at the end of the top-level CMakeLists.txt (a
-# deferred call) every recorded target gets
+# At the end of the top-level CMakeLists.txt (a deferred call, scheduled by find_package) every
+# target that has offload sources (offload_target_sources) or links OffloadCxx::runtime, directly
+# or through other targets, gets
 #   CXX_COMPILER_LAUNCHER = offload-cxx compile-launcher [--offload-arch=...] -- <its launcher>
-# and every executable that has offload sources or links (through static libraries) a target
-# that has them gets
+# and every such executable gets
 #   CXX_LINKER_LAUNCHER   = offload-cxx link-launcher -- <its launcher>
-# so the project's compiler, flags and depfiles stay as they are.
+# so the project's compiler, flags and depfiles stay as they are, and a plain
+# `add_executable(app ...)` + `target_link_libraries(app OffloadCxx::runtime)` gets its kernels
+# as offload_add_executable would. A shared or module library that links the runtime is an error
+# (kernels in shared libraries are not supported yet) unless its property OFFLOAD_CXX_NO_KERNELS
+# says it has none. A project whose CXX compiler is offload-cxx itself needs no launchers.
 
 set(OFFLOAD_ARCHS "" CACHE STRING
     "offload-cxx device architectures (sm_90;gfx90a;host); empty: native,host")
@@ -49,9 +53,16 @@ function(offload_target_sources target)
   if(NOT target IN_LIST targets)
     set_property(GLOBAL APPEND PROPERTY OFFLOAD_CXX_TARGETS ${target})
   endif()
+  _offload_cxx_schedule_finalize()
+endfunction()
+
+# The deferred call runs in the top-level directory, where a find_package made in a subdirectory
+# left no variables: the driver's path travels in a global property.
+function(_offload_cxx_schedule_finalize)
   get_property(scheduled GLOBAL PROPERTY OFFLOAD_CXX_FINALIZE_SCHEDULED)
   if(NOT scheduled)
     set_property(GLOBAL PROPERTY OFFLOAD_CXX_FINALIZE_SCHEDULED TRUE)
+    set_property(GLOBAL PROPERTY OFFLOAD_CXX_DRIVER "${OFFLOAD_CXX_EXECUTABLE}")
     cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _offload_cxx_finalize)
   endif()
 endfunction()
@@ -67,13 +78,19 @@ function(_offload_cxx_all_targets dir out)
   set(${out} ${found} PARENT_SCOPE)
 endfunction()
 
-# Whether target has offload sources or links a target that has them.
+# Whether target has offload sources, links a target that has them, or links OffloadCxx::runtime
+# (directly or through other targets: the imported target may not be visible from here when
+# find_package ran in a subdirectory, so it is recognised by name).
 function(_offload_cxx_uses target out)
   set(seen "")
   set(queue ${target})
   get_property(offload_targets GLOBAL PROPERTY OFFLOAD_CXX_TARGETS)
   while(queue)
     list(POP_FRONT queue t)
+    if(t STREQUAL "OffloadCxx::runtime")
+      set(${out} TRUE PARENT_SCOPE)
+      return()
+    endif()
     if(t IN_LIST seen OR NOT TARGET ${t})
       continue()
     endif()
@@ -118,8 +135,42 @@ function(_offload_cxx_launcher_prefix target property out)
 endfunction()
 
 function(_offload_cxx_finalize)
+  get_filename_component(compiler "${CMAKE_CXX_COMPILER}" NAME)
+  if(compiler MATCHES "^offload-cxx")
+    return()  # CXX=offload-cxx: the compiler builds and links the device code itself
+  endif()
+  get_property(driver GLOBAL PROPERTY OFFLOAD_CXX_DRIVER)
   get_property(offload_targets GLOBAL PROPERTY OFFLOAD_CXX_TARGETS)
-  foreach(t IN LISTS offload_targets)
+  _offload_cxx_all_targets("${CMAKE_SOURCE_DIR}" all)
+  foreach(t IN LISTS all)
+    get_target_property(type ${t} TYPE)
+    if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|OBJECT_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY)$")
+      continue()
+    endif()
+    get_target_property(imported ${t} IMPORTED)
+    if(imported)
+      continue()
+    endif()
+    set(uses FALSE)
+    if(t IN_LIST offload_targets)
+      set(uses TRUE)
+    else()
+      _offload_cxx_uses(${t} uses)
+    endif()
+    if(NOT uses)
+      continue()
+    endif()
+    if(type MATCHES "^(SHARED|MODULE)_LIBRARY$")
+      get_target_property(no_kernels ${t} OFFLOAD_CXX_NO_KERNELS)
+      if(NOT no_kernels)
+        message(FATAL_ERROR "offload-cxx: '${t}' is a shared library and links OffloadCxx::runtime, "
+                "but kernels in shared libraries are not supported yet (they would never be "
+                "registered, and the program would run without their GPU code). Make '${t}' a "
+                "STATIC or OBJECT library, or, if it defines and launches no kernel, set "
+                "`set_target_properties(${t} PROPERTIES OFFLOAD_CXX_NO_KERNELS ON)`.")
+      endif()
+      continue()
+    endif()
     get_target_property(archs ${t} OFFLOAD_ARCHS)
     if(NOT archs)
       set(archs "${OFFLOAD_ARCHS}")
@@ -131,19 +182,15 @@ function(_offload_cxx_finalize)
     endif()
     _offload_cxx_launcher_prefix(${t} CXX_COMPILER_LAUNCHER previous)
     set_property(TARGET ${t} PROPERTY CXX_COMPILER_LAUNCHER
-                 "${OFFLOAD_CXX_EXECUTABLE}" compile-launcher ${arch_option} -- ${previous})
-  endforeach()
-  _offload_cxx_all_targets("${CMAKE_SOURCE_DIR}" all)
-  foreach(t IN LISTS all)
-    get_target_property(type ${t} TYPE)
-    if(NOT type STREQUAL "EXECUTABLE")
-      continue()
-    endif()
-    _offload_cxx_uses(${t} uses)
-    if(uses)
+                 "${driver}" compile-launcher ${arch_option} -- ${previous})
+    if(type STREQUAL "EXECUTABLE")
       _offload_cxx_launcher_prefix(${t} CXX_LINKER_LAUNCHER previous)
       set_property(TARGET ${t} PROPERTY CXX_LINKER_LAUNCHER
-                   "${OFFLOAD_CXX_EXECUTABLE}" link-launcher -- ${previous})
+                   "${driver}" link-launcher -- ${previous})
     endif()
   endforeach()
 endfunction()
+
+# find_package(OffloadCxx) alone schedules the call: a target that only links
+# OffloadCxx::runtime gets its launchers too.
+_offload_cxx_schedule_finalize()

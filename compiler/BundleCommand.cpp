@@ -1,19 +1,23 @@
 // compiler/BundleCommand.cpp — `offload-cxx bundle PROGRAM... -o DIR`: a self-contained folder
 // that runs the programs on an x86-64 Linux node that has only the vendor driver:
 //
-//   DIR/bin/PROGRAM         the programs, unchanged
+//   DIR/bin/PROGRAM         the programs (only their library search path is changed)
 //   DIR/lib/                every shared library they need (offload-cxx's runtime, liboffload,
-//                           libLLVM, libstdc++ ...) except the C library's
+//                           libLLVM, libstdc++, libgcc_s ...) except the C library's
 //                           own and the vendor driver's (libcuda, libamdhip/hsa come with it)
 //   DIR/lib/offload-cxx/    offload-cxx-devices and each program's architectures
-//   DIR/run PROGRAM ARGS    the launcher: sets the library path (and gives liboffload's CUDA
-//                           plugin the plain "libcuda.so" name it opens where the node only has
-//                           libcuda.so.1), then runs the program
+//   DIR/run PROGRAM ARGS    the launcher: gives liboffload's CUDA plugin the plain "libcuda.so"
+//                           name it opens where the node only has libcuda.so.1, then runs the
+//                           program
 //   DIR/PROGRAM             one wrapper per program (DIR/run PROGRAM)
 //   DIR/devices [PROGRAM]   the devices the node has, and which can run PROGRAM
 //
 // The libraries are found as the dynamic loader finds them here (ldd), so the bundle holds
-// exactly what the programs load on this machine.
+// exactly what the programs load on this machine. Every program and library of the bundle gets
+// the search path DT_RPATH=$ORIGIN/../lib (programs) or $ORIGIN (libraries), set with patchelf:
+// unlike DT_RUNPATH, DT_RPATH is searched before LD_LIBRARY_PATH, and applies to the libraries
+// those libraries load, so a node's own libstdc++, libLLVM or libomp — on the library path or
+// not — never replaces the bundle's (docs/design.md, "Bundles").
 #include "Commands.h"
 #include "ObjectFiles.h"
 #include "Subprocess.h"
@@ -101,6 +105,20 @@ Error copyFile(const std::string &From, const std::string &To, unsigned Mode) {
 
 constexpr unsigned Executable = 0755, Readable = 0644;
 
+/// Sets File's DT_RPATH to RPath (replacing any DT_RUNPATH), with patchelf.
+Error setRPath(const std::string &Patchelf, const std::string &File, StringRef RPath,
+               StringRef TempDir) {
+  std::string Out = (TempDir + "/patchelf.txt").str();
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef(Out)};
+  StringRef Args[] = {Patchelf, "--force-rpath", "--set-rpath", RPath, File};
+  if (sys::ExecuteAndWait(Patchelf, Args, std::nullopt, Redirects) == 0)
+    return Error::success();
+  auto Text = MemoryBuffer::getFile(Out);
+  return createStringError(inconvertibleErrorCode(), "patchelf could not set the search path of '%s'%s%s",
+                           File.c_str(), Text ? ": " : "",
+                           Text ? (*Text)->getBuffer().trim().str().c_str() : "");
+}
+
 const char *const Launcher = R"SH(#!/bin/sh
 # A bundle made by offload-cxx: runs one of its programs with the libraries it ships.
 #   ./run PROGRAM [ARGS...]   (or ./PROGRAM [ARGS...])
@@ -110,7 +128,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 prog=$1; shift
 case "$prog" in */*) ;; *) prog="$here/bin/$prog" ;; esac
 [ -x "$prog" ] || { echo "offload-cxx bundle: error: no program '$prog' in $here/bin" >&2; exit 2; }
-libs="$here/lib"
+# The programs and libraries find the bundle's libraries themselves (DT_RPATH=$ORIGIN...), before
+# anything on LD_LIBRARY_PATH; the library path is left as the node has it (it may be how the node
+# finds its GPU driver).
+libs=""
 ldc=$(command -v ldconfig || echo /sbin/ldconfig)
 # liboffload's CUDA plugin opens the NVIDIA driver as plain "libcuda.so"; many nodes have only
 # libcuda.so.1.
@@ -119,10 +140,10 @@ if ! "$ldc" -p 2>/dev/null | grep -q 'libcuda\.so (' ; then
   [ -n "$cuda1" ] || cuda1=$(ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 /usr/local/nvidia/lib64/libcuda.so.1 2>/dev/null | head -n 1)
   if [ -n "$cuda1" ]; then
     shim="${TMPDIR:-/tmp}/offload-cxx-cuda-$(id -u)"
-    mkdir -p "$shim" && ln -sf "$cuda1" "$shim/libcuda.so" && libs="$libs:$shim"
+    mkdir -p "$shim" && ln -sf "$cuda1" "$shim/libcuda.so" && libs="$shim"
   fi
 fi
-export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+[ -z "$libs" ] || export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 exec "$prog" "$@"
 )SH";
 
@@ -235,6 +256,11 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
     InterruptedBundle.Temp.clear();
   });
 
+  ErrorOr<std::string> Patchelf = sys::findProgramByName("patchelf");
+  if (!Patchelf)
+    return createStringError(inconvertibleErrorCode(),
+                             "patchelf not found (package patchelf): a bundle's programs need it to "
+                             "find the bundle's own libraries");
   const std::string DevicesTool = L.ToolsDir + "/offload-cxx-devices";
   std::vector<std::string> Binaries = {DevicesTool};
   for (const std::string &P : BundlePrograms) {
@@ -250,6 +276,8 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
                                Name.c_str());
     if (Error E = copyFile(P, Dir + "/bin/" + Name, Executable))
       return E;
+    if (Error E = setRPath(*Patchelf, Dir + "/bin/" + Name, "$ORIGIN/../lib", Temp))
+      return E;
     if (Error E = writeText(Dir + "/lib/offload-cxx/" + Name + ".archs", join(*Archs, ","), Readable))
       return E;
     if (Error E = writeText(Dir + "/" + Name,
@@ -259,6 +287,8 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
     Binaries.push_back(P);
   }
   if (Error E = copyFile(DevicesTool, Dir + "/lib/offload-cxx/offload-cxx-devices", Executable))
+    return E;
+  if (Error E = setRPath(*Patchelf, Dir + "/lib/offload-cxx/offload-cxx-devices", "$ORIGIN/..", Temp))
     return E;
 
   StringSet<> Copied;
@@ -270,6 +300,8 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
       if (fromTheNode(Soname) || !Copied.insert(Soname).second)
         continue;
       if (Error E = copyFile(Path, Dir + "/lib/" + Soname, Readable))
+        return E;
+      if (Error E = setRPath(*Patchelf, Dir + "/lib/" + Soname, "$ORIGIN", Temp))
         return E;
       if (BundleVerbose)
         outs() << "  " << Soname << " <- " << Path << "\n";

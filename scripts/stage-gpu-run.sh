@@ -8,10 +8,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 arch=${OFFLOAD_GPU_ARCH:-sm_90}
 out=$root/.gpu
-work=$root/build/gpu-stage
+build=${OFFLOAD_CXX_BUILD_DIR:-$root/build}  # the build tree (bootstrap.sh's)
+work=$build/gpu-stage
 rm -rf "$work" && mkdir -p "$work/bin" "$out"
-cmake --build "$root/build" >/dev/null
-oc=$root/build/bin/offload-cxx
+cmake --build "$build" >/dev/null
+oc=$build/bin/offload-cxx
+export OFFLOAD_CXX=$oc  # for bench/run.sh
 for src in "$root"/examples/fill.cpp "$root"/examples/guide/*.cpp "$root"/examples/device/*.cpp "$root"/tests/lit/codegen/Inputs/*.cpp "$root"/tests/lit/e2e/*.cpp "$root"/tests/lit/codegen/*.cpp "$root"/tests/bad-inputs/run_cases.cpp; do
   name=$(basename "$src" .cpp)
   # A test that names its own architecture (host only: a GPU build refuses it) is not staged.

@@ -30,6 +30,10 @@ if offload_archs:  # a RUN line that names its own architectures keeps them
     config.substitutions.append((r"%offload-cxx(?=(?!.*--offload-arch))", offload_cxx))
 config.substitutions.append(("%offload-cxx", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
 config.substitutions.append(("%src_root", config.offload_cxx_src_root))
+# The build tree's driver alone (no --offload-arch): for scripts that take it in $OFFLOAD_CXX.
+# Every path here comes from lit.site.cfg.py (CMake), so the suite runs from any build directory.
+config.substitutions.append(("%{offload_cxx_driver}", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
+config.substitutions.append(("%{build_root}", os.path.dirname(config.offload_cxx_bin_dir)))
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", os.environ["PATH"])])
 for var in ["OFFLOAD_INFO", "OFFLOAD_DEVICE", "OMP_TARGET_OFFLOAD", "CUDA_PATH", "HOME"]:
     if var in os.environ:
