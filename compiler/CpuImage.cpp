@@ -92,8 +92,11 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
                                       "-fstack-clash-protection",  // as the host compile's
                                       "-I" + Tools.OffloadIncludeDir};
   appendUserFlagsForClang(Compile, M.CompileArgs);
-  if (!O.DebugFlag.empty())
-    Compile.push_back(O.DebugFlag);
+  // The user's -march/-mtune/-m..., -f... (-ffast-math) and -g, then -Xoffload-device's.
+  Compile.insert(Compile.end(), O.CpuArgs.begin(), O.CpuArgs.end());
+  Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());
+  if (!O.DepFlag.empty())
+    Compile.insert(Compile.end(), {O.DepFlag, "-MF", Bitcode + ".d"});
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   if (Error E = runCommand(Compile, O.Commands))
     return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",
@@ -120,9 +123,12 @@ Expected<DeviceImage> lowerCpuBitcode(const std::string &Bitcode, const Toolchai
   Image.Arch = OffloadArch::host();
   Image.Kind = object::IMG_Object;
   const std::string Object = Bitcode + ".o";
-  if (Error E = runCommand({Tools.Clang, "-c", "-fPIE", O.OptLevel.empty() ? "-O2" : O.OptLevel,
-                            Bitcode, "-o", Object},
-                           O.Commands))
+  // The user's -O, -march/-mtune and -f flags here too: the code generator's choices.
+  std::vector<std::string> Lower = {Tools.Clang, "-c", "-fPIE", O.OptLevel.empty() ? "-O2" : O.OptLevel,
+                                    "-Wno-unused-command-line-argument"};
+  Lower.insert(Lower.end(), O.CpuArgs.begin(), O.CpuArgs.end());
+  Lower.insert(Lower.end(), {Bitcode, "-o", Object});
+  if (Error E = runCommand(Lower, O.Commands))
     return E;
   if (O.Commands.DryRun)
     return Image;

@@ -337,6 +337,7 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
   appendUserFlagsForClang(Args, Options.CompileArgs);
   if (Options.Diagnostics)  // kept for the caller, who decides; no "N errors generated." line
     Args.push_back("-fno-caret-diagnostics");
+  Args.insert(Args.end(), Options.DepArgs.begin(), Options.DepArgs.end());
   Args.push_back(M.Source);
 
   PassState State;

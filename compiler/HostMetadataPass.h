@@ -25,6 +25,8 @@ struct HostMetadataOptions {
   /// If set, clang's diagnostics are kept here instead of printed: the caller prints them only
   /// when the host compiler, which parsed the same file, did not already report its errors.
   std::string *Diagnostics = nullptr;
+  /// {"-MD" or "-MMD", "-MF", path}: the parse writes the headers it read there.
+  std::vector<std::string> DepArgs;
 };
 
 /// Returns the manifest, or an error after clang printed the diagnostics.
