@@ -155,9 +155,14 @@ Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &So
   HostMetadataOptions O{Source,
                         std::vector<std::string>(MetadataFlags.begin(), MetadataFlags.end()),
                         S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR, S.GccHostCompiler,
-                        Diagnostics, {}};
+                        Diagnostics, {}, "", {}};
   if (!DepFile.empty())
     O.DepArgs = {S.DepFlag, "-MF", DepFile};
+  if (Expected<Toolchain> Tools = findToolchain(S.L))
+    O.PchClang = Tools->Clang;
+  else
+    consumeError(Tools.takeError());
+  O.Commands = S.Commands;
   Expected<Manifest> M = runHostMetadataPass(O);
   if (!M) {
     consumeError(M.takeError());  // clang printed the diagnostics

@@ -1,6 +1,7 @@
 // compiler/CpuImage.cpp — see CpuImage.h.
 #include "CpuImage.h"
 
+#include "OffloadPch.h"
 #include "Subprocess.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -95,6 +96,10 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   // The user's -march/-mtune/-m..., -f... (-ffast-math) and -g, then -Xoffload-device's.
   Compile.insert(Compile.end(), O.CpuArgs.begin(), O.CpuArgs.end());
   Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());
+  // offload.hpp precompiled for these flags (OffloadPch.h): clang, -emit-llvm, -c left out.
+  if (std::optional<std::string> Pch = offloadPch(Tools.Clang, Tools.OffloadIncludeDir,
+                                                  ArrayRef(Compile).drop_front(3), O.Commands))
+    Compile.insert(Compile.end(), {"-include-pch", *Pch});
   if (!O.DepFlag.empty())
     Compile.insert(Compile.end(), {O.DepFlag, "-MF", Bitcode + ".d"});
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});

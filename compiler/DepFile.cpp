@@ -112,6 +112,8 @@ Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
       if (sys::fs::real_path(D, Real))
         Real = D;
       StringRef Name = sys::path::filename(Real);
+      if (sys::path::extension(Real) == ".pch")
+        continue;  // offload's precompiled headers (OffloadPch.h): a cache, not a source
       if (sys::path::parent_path(Real) == Skip &&
           (Name.ends_with(".device.cpp") || Name.ends_with(".cpu.cpp")))
         continue;  // offload-cxx's generated source, gone after the build

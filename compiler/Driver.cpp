@@ -267,6 +267,9 @@ int main(int argc, char **argv) {
       Flags.push_back(F);
   std::string Opt = OptLevel.getNumOccurrences() ? "-O" + (OptLevel.empty() ? std::string("1") : std::string(OptLevel)) : "";
 
+  if (!User.Unknown.empty())
+    fail("unknown option '" + User.Unknown + "' (offload-cxx --help lists offload-cxx's; g++'s "
+         "options are passed to the host compiler)");
   if (Pass != "all" && Pass != "host-metadata" && Pass != "device" && Pass != "host")
     fail("unknown pass '" + Pass + "' (expected host-metadata, device or host)");
   if (!Standard.empty()) {  // offload's headers use C++20: say so once, not in 500 lines

@@ -96,6 +96,9 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
         O.matches(options::OPT_l) || O.matches(options::OPT_L) || O.matches(options::OPT_v) ||
         O.matches(options::OPT__HASH_HASH_HASH) || O.matches(options::OPT_std_EQ)) {
       keep();
+    } else if (A.starts_with("--") && O.matches(options::OPT_UNKNOWN)) {
+      if (U.Unknown.empty())
+        U.Unknown = A.split('=').first.str();
     } else if (O.matches(options::OPT_MD) || O.matches(options::OPT_MMD)) {
       U.Deps.Enabled = true;
       U.Deps.UserHeadersOnly = O.matches(options::OPT_MMD);

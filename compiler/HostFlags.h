@@ -44,6 +44,9 @@ struct UserFlags {
   /// -E, -S, -M, -MM, -fsyntax-only (the first one given): no object to build; the host compiler
   /// does the whole job alone.
   std::string OtherOutput;
+  /// The first `--name` option that neither offload-cxx nor g++ (clang's table) knows: a typo,
+  /// refused with one line rather than passed to g++.
+  std::string Unknown;
 };
 
 /// Removes the user's flags from argv (argc shrinks) and returns them sorted. IsDriverOption

@@ -2,6 +2,7 @@
 // and checks their kernels (with clang's diagnostics), and the LibTooling run around it; what it
 // reads off each kernel's declaration is KernelDecl.h's.
 #include "HostMetadataPass.h"
+#include "OffloadPch.h"
 
 #include "ArgClassifier.h"
 #include "KernelDecl.h"
@@ -335,6 +336,11 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
                                    "-I" + Options.OffloadIncludeDir,
                                    "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};
   appendUserFlagsForClang(Args, Options.CompileArgs);
+  if (!Options.PchClang.empty())  // offload.hpp precompiled for this parse's flags
+    if (std::optional<std::string> Pch =
+            offloadPch(Options.PchClang, Options.OffloadIncludeDir,
+                       ArrayRef(Args).drop_front(2), Options.Commands))
+      Args.insert(Args.end(), {"-include-pch", *Pch});
   if (Options.Diagnostics)  // kept for the caller, who decides; no "N errors generated." line
     Args.push_back("-fno-caret-diagnostics");
   Args.insert(Args.end(), Options.DepArgs.begin(), Options.DepArgs.end());

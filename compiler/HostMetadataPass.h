@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Manifest.h"
+#include "Subprocess.h"
 
 #include "llvm/Support/Error.h"
 
@@ -27,6 +28,10 @@ struct HostMetadataOptions {
   std::string *Diagnostics = nullptr;
   /// {"-MD" or "-MMD", "-MF", path}: the parse writes the headers it read there.
   std::vector<std::string> DepArgs;
+  /// clang++ of LLVM 22, which precompiles offload.hpp for this parse (OffloadPch.h); none if
+  /// empty.
+  std::string PchClang;
+  CommandOptions Commands;  ///< how the precompiled header's build is shown
 };
 
 /// Returns the manifest, or an error after clang printed the diagnostics.
