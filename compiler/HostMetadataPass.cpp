@@ -19,6 +19,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -320,6 +321,19 @@ private:
 
 } // namespace
 
+/// Whether Source #includes one of offload's headers itself.
+static bool namesOffloadHeaders(StringRef Source) {
+  auto Text = MemoryBuffer::getFile(Source, /*IsText=*/true);
+  if (!Text)
+    return false;
+  SmallVector<StringRef> Lines;
+  (*Text)->getBuffer().split(Lines, '\n');
+  return llvm::any_of(Lines, [](StringRef L) {
+    L = L.ltrim();
+    return L.consume_front("#") && L.ltrim().starts_with("include") && L.contains("offload/");
+  });
+}
+
 Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
   Manifest M;
   SmallString<256> Source(Options.Source);
@@ -336,7 +350,9 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
                                    "-I" + Options.OffloadIncludeDir,
                                    "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};
   appendUserFlagsForClang(Args, Options.CompileArgs);
-  if (!Options.PchClang.empty())  // offload.hpp precompiled for this parse's flags
+  // offload.hpp precompiled for this parse's flags, when the file names offload's headers (a
+  // file that does not is left as it is: the header is not forced into it).
+  if (!Options.PchClang.empty() && namesOffloadHeaders(M.Source))
     if (std::optional<std::string> Pch =
             offloadPch(Options.PchClang, Options.OffloadIncludeDir,
                        ArrayRef(Args).drop_front(2), Options.Commands))

@@ -123,7 +123,11 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
   std::vector<std::string> Build = {Clang, "-x", "c++-header"};
   Build.insert(Build.end(), HeaderFlags.begin(), HeaderFlags.end());
   Build.insert(Build.end(), {std::string(Header), "-o", std::string(Temp)});
-  if (Error E = runCommand(Build, Commands)) {
+  // A header the user's flags break (-DA=3 against a template parameter A) is no error of
+  // theirs: the compile then parses the headers itself, and says what it says.
+  std::string Diagnostics;
+  if (Error E = runCommandCapturingErrors(Build, Commands, std::string(Temp) + ".stderr",
+                                          Diagnostics)) {
     consumeError(std::move(E));
     sys::fs::remove(Temp);
     return std::nullopt;
