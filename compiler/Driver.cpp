@@ -239,7 +239,8 @@ int main(int argc, char **argv) {
       "Environment: CUDA_PATH (where ptxas is looked for first, then /usr/local/cuda/bin and\n"
       "PATH), OFFLOAD_CXX_PTXAS (this ptxas, or none if it is not an executable),\n"
       "OFFLOAD_CXX_NO_GOLD=1 (link with the host compiler's default linker, not gold; so does\n"
-      "a -fuse-ld= of yours).\n"
+      "a -fuse-ld= of yours), OFFLOAD_CXX_PCH=0 (no precompiled offload headers; their cache:\n"
+      "OFFLOAD_CXX_PCH_CACHE, else $XDG_CACHE_HOME/offload-cxx/pch or ~/.cache/offload-cxx/pch).\n"
       "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS, OFFLOAD_CPU_STACK,\n"
       "OFFLOAD_LAUNCH_BLOCKING, OFFLOAD_GPU_BACKEND, OFFLOAD_CUDA_SCHEDULE and OMP_TARGET_OFFLOAD\n"
       "(see README.md).\n");
