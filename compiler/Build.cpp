@@ -140,19 +140,29 @@ DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempS
   O.TempDir = S.TempDir;
   O.TempStem = TempStem;
   O.Commands = S.Commands;
-  O.DebugFlag = S.DebugFlag;
+  O.CpuArgs = S.CpuArgs;
+  O.DeviceArgs = S.DeviceArgs;
+  O.DepFlag = S.DepFlag;
   const bool AnyGpu = llvm::any_of(O.Archs, [](const OffloadArch &A) { return A.isGpu(); });
   O.CpuImage = S.CpuImage == CpuImageMode::On || (S.CpuImage == CpuImageMode::Auto && !AnyGpu);
   return O;
 }
 
 Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
-                                   ArrayRef<std::string> MetadataFlags, std::string *Diagnostics) {
+                                   ArrayRef<std::string> MetadataFlags, std::string *Diagnostics,
+                                   const std::string &DepFile) {
   Timer T{"host-metadata pass", S.Commands};
   HostMetadataOptions O{Source,
                         std::vector<std::string>(MetadataFlags.begin(), MetadataFlags.end()),
                         S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR, S.GccHostCompiler,
-                        Diagnostics};
+                        Diagnostics, {}, "", {}};
+  if (!DepFile.empty())
+    O.DepArgs = {S.DepFlag, "-MF", DepFile};
+  if (Expected<Toolchain> Tools = findToolchain(S.L))
+    O.PchClang = Tools->Clang;
+  else
+    consumeError(Tools.takeError());
+  O.Commands = S.Commands;
   Expected<Manifest> M = runHostMetadataPass(O);
   if (!M) {
     consumeError(M.takeError());  // clang printed the diagnostics
@@ -209,7 +219,15 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
     return E;
   };
   std::string ClangDiagnostics;
-  Expected<Manifest> M = runHostMetadata(S, Source, MetadataFlags, &ClangDiagnostics);
+  std::vector<std::string> DepFiles;
+  if (!S.DepFlag.empty()) {  // each compile's own (DepFile.h merges them)
+    DepFiles.push_back(HostObject + ".d");
+    DepFiles.push_back(S.TempDir + "/" + TempStem + ".metadata.d");
+    for (const OffloadArch &Arch : S.Archs)
+      DepFiles.push_back(S.TempDir + "/" + TempStem + "." + Arch.name() + ".bc.d");
+  }
+  Expected<Manifest> M = runHostMetadata(S, Source, MetadataFlags, &ClangDiagnostics,
+                                         DepFiles.empty() ? "" : DepFiles[1]);
   if (!M) {
     reportOnce(*Running, S.Commands, ClangDiagnostics);
     return M.takeError();
@@ -221,13 +239,14 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
       compileDeviceCode(*M, *Tools, deviceOptions(S, TempStem));
   if (!DeviceCode)
     return Fail(DeviceCode.takeError());
-  return CompiledUnit{std::move(*Running), HostObject, std::move(*DeviceCode)};
+  return CompiledUnit{std::move(*Running), HostObject, std::move(*DeviceCode),
+                      std::move(DepFiles)};
 }
 
 Error compileToObject(const BuildSettings &S, const std::string &Source,
                       ArrayRef<std::string> MetadataFlags, ArrayRef<std::string> HostCompile,
                       const std::string &HostObject, const std::string &Object,
-                      bool SkipWithoutKernels) {
+                      bool SkipWithoutKernels, std::vector<std::string> *DepFiles) {
   const std::string ObjectStem = S.Stem + "." + tempStem(Source);
   Expected<CompiledUnit> Unit =
       compileUnit(S, Source, MetadataFlags, HostCompile, HostObject, ObjectStem);
@@ -235,9 +254,19 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
     return Unit.takeError();
   if (Error E = finishCommand(Unit->HostCompile, S.Commands))
     return E;
+  if (DepFiles)
+    DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());
   const Manifest &M = Unit->DeviceCode.Kernels;
-  if (SkipWithoutKernels && M.Kernels.empty() && M.Exports.empty())
+  if (SkipWithoutKernels && M.Kernels.empty() && M.Exports.empty()) {
+    if (HostObject == Object || S.Commands.DryRun)
+      return Error::success();
+    // The host compiler's object is the object (across file systems: a copy).
+    if (!sys::fs::rename(HostObject, Object))
+      return Error::success();
+    if (std::error_code EC = sys::fs::copy_file(HostObject, Object))
+      return createFileError(Object, EC);
     return Error::success();
+  }
   Expected<std::string> Objcopy = findTool("llvm-objcopy-22", {S.L.LLVMBinDir + "/llvm-objcopy"});
   if (!Objcopy)
     return Objcopy.takeError();

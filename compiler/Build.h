@@ -42,7 +42,9 @@ struct BuildSettings {
   /// where the architectures are those of the objects.
   std::vector<OffloadArch> Archs;
   std::string OptLevel;                     ///< "-O2", or empty (device code: -O3)
-  std::string DebugFlag;                    ///< "-g", "-g3", ... or empty
+  std::vector<std::string> CpuArgs;         ///< DevicePassOptions::CpuArgs
+  std::vector<std::string> DeviceArgs;      ///< -Xoffload-device's (DevicePassOptions::DeviceArgs)
+  std::string DepFlag;                      ///< "-MD", "-MMD" or empty (DevicePassOptions::DepFlag)
   CpuImageMode CpuImage = CpuImageMode::Auto;  ///< the CPU device's image (CpuImage.h)
   std::string TempDir;                      ///< intermediate files go here
   std::string Stem;                         ///< ... under names that start with this
@@ -71,7 +73,8 @@ DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempS
 /// ReportedError after clang printed the diagnostics (into *Diagnostics instead, when given).
 llvm::Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
                                          llvm::ArrayRef<std::string> MetadataFlags,
-                                         std::string *Diagnostics = nullptr);
+                                         std::string *Diagnostics = nullptr,
+                                         const std::string &DepFile = "");
 
 /// After a failed host-metadata pass whose diagnostics were kept: waits for the host compile of
 /// the same file and prints clang's diagnostics only if the host compiler reported no error
@@ -85,6 +88,9 @@ struct CompiledUnit {
   RunningCommand HostCompile;  ///< writes HostObject; finish it with finishCommand
   std::string HostObject;
   DeviceImageFile DeviceCode;
+  /// Under S.DepFlag: the dependency files of its compiles (host, host metadata, each device
+  /// compile), those that exist once HostCompile has finished.
+  std::vector<std::string> DepFiles;
 };
 
 /// Compiles one translation unit: starts HostCompile (the host compiler's command, which writes
@@ -111,7 +117,8 @@ llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
                             llvm::ArrayRef<std::string> MetadataFlags,
                             llvm::ArrayRef<std::string> HostCompile,
                             const std::string &HostObject, const std::string &Object,
-                            bool SkipWithoutKernels = false);
+                            bool SkipWithoutKernels = false,
+                            std::vector<std::string> *DepFiles = nullptr);
 
 /// Refuses a program in which a launched kernel is only declared: no file defines it.
 llvm::Error checkKernelsDefined(const Manifest &Program);
@@ -135,7 +142,7 @@ llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,
 llvm::Error buildProgram(const BuildSettings &S, llvm::ArrayRef<std::string> Inputs,
                          llvm::ArrayRef<std::string> Archives,
                          llvm::ArrayRef<std::string> MetadataFlags, const HostPassOptions &Host,
-                         const std::string &Output);
+                         const std::string &Output, std::vector<std::string> *DepFiles = nullptr);
 
 /// Prints "offload-cxx: <what> took N ms" under -v when it goes out of scope.
 struct Timer {

@@ -13,7 +13,8 @@ namespace offload::compiler {
 
 Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
                    ArrayRef<std::string> Archives, ArrayRef<std::string> MetadataFlags,
-                   const HostPassOptions &Host, const std::string &Output) {
+                   const HostPassOptions &Host, const std::string &Output,
+                   std::vector<std::string> *DepFiles) {
   // One source alone: its temporaries are named after the program (--save-temps keeps
   // prog.sm_90.ptx); with several inputs, after each source and `<program>.linked`.
   const bool OneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
@@ -63,6 +64,8 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     if (!Unit)
       return Unit.takeError();
     HostCompile = std::move(Unit->HostCompile);
+    if (DepFiles)
+      DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());
     HostObjects.push_back(Unit->HostObject);
     Units.push_back(std::move(Unit->DeviceCode));
   }

@@ -2,6 +2,7 @@
 #include "CpuImage.h"
 
 #include "CpuWorkItemLoops.h"
+#include "OffloadPch.h"
 #include "Subprocess.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -106,8 +107,15 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
                                       "-fstack-clash-protection",  // as the host compile's
                                       "-I" + Tools.OffloadIncludeDir};
   appendUserFlagsForClang(Compile, M.CompileArgs);
-  if (!O.DebugFlag.empty())
-    Compile.push_back(O.DebugFlag);
+  // The user's -march/-mtune/-m..., -f... (-ffast-math) and -g, then -Xoffload-device's.
+  Compile.insert(Compile.end(), O.CpuArgs.begin(), O.CpuArgs.end());
+  Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());
+  // offload.hpp precompiled for these flags (OffloadPch.h): clang, -emit-llvm, -c left out.
+  if (std::optional<std::string> Pch = offloadPch(Tools.Clang, Tools.OffloadIncludeDir,
+                                                  ArrayRef(Compile).drop_front(3), O.Commands))
+    Compile.insert(Compile.end(), {"-include-pch", *Pch});
+  if (!O.DepFlag.empty())
+    Compile.insert(Compile.end(), {O.DepFlag, "-MF", Bitcode + ".d"});
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   if (Error E = runCommand(Compile, O.Commands))
     return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",
@@ -157,9 +165,12 @@ Expected<DeviceImage> lowerCpuBitcode(const std::string &Bitcode, const Toolchai
   if (!O.Commands.DryRun)
     if (Error E = formLoops(Bitcode, Loops, O))
       return E;
-  if (Error E = runCommand({Tools.Clang, "-c", "-fPIE", O.OptLevel.empty() ? "-O2" : O.OptLevel,
-                            O.Commands.DryRun ? Bitcode : Loops, "-o", Object},
-                           O.Commands))
+  // The user's -O, -march/-mtune and -f flags here too: the code generator's choices.
+  std::vector<std::string> Lower = {Tools.Clang, "-c", "-fPIE", O.OptLevel.empty() ? "-O2" : O.OptLevel,
+                                    "-Wno-unused-command-line-argument"};
+  Lower.insert(Lower.end(), O.CpuArgs.begin(), O.CpuArgs.end());
+  Lower.insert(Lower.end(), {O.Commands.DryRun ? Bitcode : Loops, "-o", Object});
+  if (Error E = runCommand(Lower, O.Commands))
     return E;
   if (O.Commands.DryRun)
     return Image;

@@ -181,6 +181,9 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
                                       O.OptLevel,
                                       "-I" + Tools.OffloadIncludeDir};
   appendUserFlagsForClang(Compile, M.CompileArgs);
+  Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());  // -Xoffload-device
+  if (!O.DepFlag.empty())
+    Compile.insert(Compile.end(), {O.DepFlag, "-MF", Bitcode + ".d"});
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   if (std::optional<std::vector<std::string>> Frontend = deviceFrontendJob(Compile))
     Compile = std::move(*Frontend);  // the device job alone: no host pre-pass

@@ -40,7 +40,14 @@ struct DevicePassOptions {
   std::string TempDir;             ///< where intermediate files go
   std::string TempStem;            ///< their common name prefix
   CommandOptions Commands;
-  std::string DebugFlag;           ///< the user's -g (the CPU image is host code they debug)
+  /// The CPU image's own flags (its compile and lowering, never a GPU's): the user's -m
+  /// (-march=native), -f (-ffast-math) and -g flags (HostFlags.h's UserFlags::Cpu and Debug).
+  std::vector<std::string> CpuArgs;
+  /// -Xoffload-device <arg>: after the user's flags in every device compile (GPUs and CPU image).
+  std::vector<std::string> DeviceArgs;
+  /// "-MD" or "-MMD" (the user's choice) when a dependency file is asked for: each device
+  /// compile then writes its own beside its bitcode (<bitcode>.d), merged by DepFile.h.
+  std::string DepFlag;
   bool CpuImage = true;            ///< for "host": build the CPU image (else the CPU device
                                    ///< runs the host compiler's kernels work-item by work-item)
 };

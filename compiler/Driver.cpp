@@ -6,6 +6,7 @@
 // -Zoffload=HostMetadata|Device|Host), or a subcommand (Commands.h, Launcher.h).
 #include "Build.h"
 #include "Commands.h"
+#include "DepFile.h"
 #include "DevicePass.h"
 #include "HostFlags.h"
 #include "HostMetadataPass.h"
@@ -64,9 +65,6 @@ cl::opt<std::string> Standard("std", cl::desc("C++ standard (default c++20; at l
                               cl::value_desc("c++20"), cl::cat(Category));
 cl::opt<std::string> OptLevel("O", cl::desc("Optimisation level for host and device code"),
                               cl::Prefix, cl::ValueOptional, cl::value_desc("0-3"), cl::cat(Category));
-cl::opt<std::string> Debug("g", cl::desc("Host debug information (-g, -g3, -ggdb, ... as g++)"),
-                           cl::Prefix, cl::ValueOptional, cl::value_desc("level"),
-                           cl::cat(Category));
 cl::opt<std::string> CpuImage(
     "cpu-image", cl::init("auto"), cl::value_desc("auto|on|off"),
     cl::desc("The CPU device's image: one loop per kernel over a workgroup, the kernel inlined "
@@ -205,7 +203,13 @@ std::vector<std::string> compileArgs() {
 
 int main(int argc, char **argv) {
   InitLLVM Init(argc, argv);
-  const HostPassThrough HostPass = takeHostFlags(argc, argv);
+  const UserFlags User = takeUserFlags(argc, argv, [](StringRef Name) {
+    if (Name == "help" || Name == "help-hidden" || Name == "help-list" || Name == "version")
+      return true;
+    auto &Registered = cl::getRegisteredOptions();
+    auto It = Registered.find(Name);
+    return It != Registered.end() && llvm::is_contained(It->second->Categories, &Category);
+  });
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) { OS << "offload-cxx " OFFLOAD_CXX_VERSION " (LLVM 22)\n"; });
   cl::ParseCommandLineOptions(
@@ -220,13 +224,23 @@ int main(int argc, char **argv) {
       "  offload-cxx compile-launcher [--offload-arch=A,...] -- <compile command>\n"
       "  offload-cxx link-launcher -- <link command>      both: CMake's launchers (find_package(OffloadCxx))\n"
       "  offload-cxx --print-offload-archs                what this installation can build\n\n"
-      "Host compiler flags: -f<flag> (compile and link, e.g. -fsanitize=thread), -W<flag>\n"
-      "(compile), -Wl,<args> (link), -Xcompiler <arg> or -Xhost <arg> (compile and link).\n"
-      "-c, -o, -I, -D, -U, -std=, -O, -g, -l, -L behave as g++'s.\n\n"
+      "Every g++ option is taken (CXX=offload-cxx works with CMake and make): -c, -o, -I, -D, -U,\n"
+      "-std=, -O, -g, -l, -L behave as g++'s; the others go to the host compiler's compile\n"
+      "and/or link as g++ would use them (-Wl,<args> and -Xlinker: link only; -W, -x, -pedantic,\n"
+      "-w: compile only; -pthread, -f, -m and the rest: both); -Xcompiler <arg> or -Xhost <arg>:\n"
+      "both. -isystem, -iquote, -idirafter, -include reach every compile, as -I and -D do.\n"
+      "-MD/-MMD with -MF, -MT, -MQ, -MP: one dependency file listing the headers of every\n"
+      "compile offload-cxx ran (host and device). -ffast-math and the other floating-point\n"
+      "flags reach the device compiles too; -march/-mtune, other -m and -f flags and -g reach\n"
+      "the CPU device's image (arch host) as well, never a GPU's. -E, -S, -M, -MM and\n"
+      "-fsyntax-only: the host compiler alone.\n"
+      "-Xoffload-device <arg>: pass <arg> to every device compile (each GPU architecture and\n"
+      "the CPU image), e.g. -Xoffload-device -DTILE=32.\n\n"
       "Environment: CUDA_PATH (where ptxas is looked for first, then /usr/local/cuda/bin and\n"
       "PATH), OFFLOAD_CXX_PTXAS (this ptxas, or none if it is not an executable),\n"
       "OFFLOAD_CXX_NO_GOLD=1 (link with the host compiler's default linker, not gold; so does\n"
-      "a -fuse-ld= of yours).\n"
+      "a -fuse-ld= of yours), OFFLOAD_CXX_PCH=0 (no precompiled offload headers; their cache:\n"
+      "OFFLOAD_CXX_PCH_CACHE, else $XDG_CACHE_HOME/offload-cxx/pch or ~/.cache/offload-cxx/pch).\n"
       "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS, OFFLOAD_CPU_STACK,\n"
       "OFFLOAD_LAUNCH_BLOCKING, OFFLOAD_GPU_BACKEND, OFFLOAD_CUDA_SCHEDULE and OMP_TARGET_OFFLOAD\n"
       "(see README.md).\n");
@@ -243,15 +257,20 @@ int main(int argc, char **argv) {
   if (PrintOffloadArchs)
     return runPrintOffloadArchs(L);
   CommandOptions Cmd{Verbose, DryRun};
+  // Flags of every compile (host metadata, device, host): -I, -D, -U, -std=, -isystem, ...
   std::vector<std::string> Flags = compileArgs();
-  const std::vector<std::string> &HostFlags = HostPass.Compile, &HostLinkFlags = HostPass.Link;
+  Flags.insert(Flags.end(), User.Preprocessor.begin(), User.Preprocessor.end());
+  const std::vector<std::string> &HostFlags = User.Compile, &HostLinkFlags = User.Link;
   // Floating-point flags reach the device compiles too (the other -f flags are the host
-  // compiler's): -ffast-math on a GPU means what it means on the host.
+  // compiler's and the CPU image's): -ffast-math on a GPU means what it means on the host.
   for (const std::string &F : HostFlags)
     if (isFloatingPointFlag(F))
       Flags.push_back(F);
   std::string Opt = OptLevel.getNumOccurrences() ? "-O" + (OptLevel.empty() ? std::string("1") : std::string(OptLevel)) : "";
 
+  if (!User.Unknown.empty())
+    fail("unknown option '" + User.Unknown + "' (offload-cxx --help lists offload-cxx's; g++'s "
+         "options are passed to the host compiler)");
   if (Pass != "all" && Pass != "host-metadata" && Pass != "device" && Pass != "host")
     fail("unknown pass '" + Pass + "' (expected host-metadata, device or host)");
   if (!Standard.empty()) {  // offload's headers use C++20: say so once, not in 500 lines
@@ -260,6 +279,38 @@ int main(int argc, char **argv) {
                                         "c++2c", "gnu++2c"};
     if (llvm::find(Known, StringRef(Standard)) == std::end(Known))
       fail("-std=" + Standard + ": offload-cxx needs C++20 or later (-std=c++20, the default)");
+  }
+  if (!User.OtherOutput.empty() && Pass == "all") {
+    // -E, -S, -M, -MM, -fsyntax-only: no object or program to build; g++'s job alone, with
+    // offload's headers on the include path.
+    Expected<std::string> Compiler = findTool(HostCompiler, {});
+    if (!Compiler)
+      fail("host compiler: " + toString(Compiler.takeError()));
+    std::vector<std::string> Command = {*Compiler, "-I" + L.IncludeDir};
+    std::vector<std::string> UserArgs = Flags;
+    if (!Opt.empty())
+      UserArgs.push_back(Opt);
+    UserArgs.insert(UserArgs.end(), User.Debug.begin(), User.Debug.end());
+    UserArgs.insert(UserArgs.end(), HostFlags.begin(), HostFlags.end());
+    appendUserCompileFlags(Command, UserArgs);
+    if (User.Deps.Enabled)
+      Command.push_back(User.Deps.UserHeadersOnly ? "-MMD" : "-MD");
+    if (!User.Deps.File.empty())
+      Command.insert(Command.end(), {"-MF", User.Deps.File});
+    for (const std::string &T : User.Deps.Targets)
+      Command.insert(Command.end(), {"-MT", T});
+    if (User.Deps.Phony)
+      Command.push_back("-MP");
+    if (CompileOnly)
+      Command.push_back("-c");
+    if (Output.getNumOccurrences())
+      Command.insert(Command.end(), {"-o", Output});
+    Command.insert(Command.end(), Inputs.begin(), Inputs.end());
+    if (Error E = runCommand(Command, Cmd)) {
+      consumeError(std::move(E));  // the host compiler said why
+      return 1;
+    }
+    return 0;
   }
   if (Pass != "device") {
     if (Inputs.empty())
@@ -355,8 +406,13 @@ int main(int argc, char **argv) {
   if (CpuImage != "auto" && CpuImage != "on" && CpuImage != "off")
     fail("--cpu-image takes auto, on or off, not '" + CpuImage + "'");
   S.CpuImage = CpuImage == "on" ? CpuImageMode::On : CpuImage == "off" ? CpuImageMode::Off : CpuImageMode::Auto;
-  if (Debug.getNumOccurrences())
-    S.DebugFlag = "-g" + Debug;
+  // The CPU image: the user's -m, -f and -g flags (HostFlags.h); every device compile:
+  // -Xoffload-device's.
+  S.CpuArgs = User.Cpu;
+  S.CpuArgs.insert(S.CpuArgs.end(), User.Debug.begin(), User.Debug.end());
+  S.DeviceArgs = User.Device;
+  if (User.Deps.Enabled)
+    S.DepFlag = User.Deps.UserHeadersOnly ? "-MMD" : "-MD";
   S.TempDir = std::string(TempDir);
   S.Stem = Stem;
   S.GccHostCompiler = sys::path::filename(HostCompiler).find("clang") == StringRef::npos;
@@ -371,8 +427,7 @@ int main(int argc, char **argv) {
     O.CompileArgs = Flags;
     if (!Opt.empty())
       O.CompileArgs.push_back(Opt);
-    if (Debug.getNumOccurrences())
-      O.CompileArgs.push_back("-g" + Debug);
+    O.CompileArgs.insert(O.CompileArgs.end(), User.Debug.begin(), User.Debug.end());
     for (const std::string &F : HostFlags)
       O.CompileArgs.push_back(F);
     for (const std::string &D : LinkDirs)
@@ -381,6 +436,7 @@ int main(int argc, char **argv) {
       O.LinkArgs.push_back("-l" + Lib);
     for (const std::string &F : HostLinkFlags)
       O.LinkArgs.push_back(F);
+    O.DepFlag = S.DepFlag;
     O.OffloadIncludeDir = L.IncludeDir;
     O.RuntimeLibDir = L.RuntimeLibDir;
     O.LLVMLibDir = L.LLVMLibDir;
@@ -389,6 +445,20 @@ int main(int argc, char **argv) {
     O.Commands = Cmd;
     return O;
   };
+  // The dependency file of Target (an object, or a program): as g++ names it (-MF, else the
+  // target with .d for its extension) and for the targets it names (-MT/-MQ, else Target).
+  auto writeDepFile = [&](const std::vector<std::string> &DepFiles, const std::string &Target,
+                          const std::string &SkipDir) {
+    SmallString<256> Path(User.Deps.File);
+    if (Path.empty()) {
+      Path = Target;
+      sys::path::replace_extension(Path, ".d");
+    }
+    std::vector<std::string> Targets = User.Deps.Targets;
+    if (Targets.empty())
+      Targets.push_back(Target);
+    check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir));
+  };
   if (CompileOnly) {
     for (const std::string &Source : Inputs) {
       if (!isCxxSource(Source))
@@ -396,10 +466,15 @@ int main(int argc, char **argv) {
       HostPassOptions HO = hostOptions();
       const std::string HostObject =
           std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
+      const std::string Object =
+          Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
+      std::vector<std::string> DepFiles;
+      // A source that defines and launches no kernel (and exports no device function) is left
+      // as the host compiler wrote it: nothing to embed.
       check(compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
-                            HostObject,
-                            Output.empty() ? sys::path::stem(Source).str() + ".o"
-                                           : std::string(Output)));
+                            HostObject, Object, /*SkipWithoutKernels=*/true, &DepFiles));
+      if (User.Deps.Enabled && !DryRun)
+        writeDepFile(DepFiles, Object, std::string(TempDir));
     }
     return 0;
   }
@@ -442,7 +517,10 @@ int main(int argc, char **argv) {
         Archives.push_back(Archive);
         break;
       }
+  std::vector<std::string> DepFiles;
   check(buildProgram(S, std::vector<std::string>(Inputs.begin(), Inputs.end()), Archives, Flags,
-                     hostOptions(), Output));
+                     hostOptions(), Output, &DepFiles));
+  if (User.Deps.Enabled && !DryRun)
+    writeDepFile(DepFiles, Output, std::string(TempDir));
   return 0;
 }

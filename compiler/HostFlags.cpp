@@ -1,43 +1,163 @@
 // compiler/HostFlags.cpp — see HostFlags.h.
 #include "HostFlags.h"
 
+#include "clang/Options/Options.h"
+
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Option/Arg.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace llvm;
+namespace options = clang::options;
 
 namespace offload::compiler {
 
-HostPassThrough takeHostFlags(int &argc, char **argv) {
-  HostPassThrough P;
+namespace {
+
+/// Whether a -f or -m flag that clang knows also suits the CPU image's compile (x86-64 code
+/// linked into the user's program). Not: what instruments or writes files beside the object
+/// (sanitizers, coverage, profiles, optimisation records), LTO and PIC (the image is an
+/// ordinary PIE object), OpenMP (its calls would need clang's runtime), diagnostics (the image's
+/// compile is quiet), the linker's choice, and -m flags that change the ABI's word size.
+bool suitsCpuImage(StringRef F) {
+  static const char *const Refused[] = {
+      "-fsanitize",     "-fno-sanitize",   "-fprofile",        "-fno-profile",
+      "-fcoverage",     "-fno-coverage",   "-ftest-coverage",  "-fno-test-coverage",
+      "-flto",          "-fno-lto",        "-fpic",            "-fPIC",
+      "-fpie",          "-fPIE",           "-fno-pic",         "-fno-PIC",
+      "-fno-pie",       "-fno-PIE",        "-fopenmp",         "-fuse-ld",
+      "-fdiagnostics",  "-fno-diagnostics", "-fcolor-diagnostics", "-fno-color-diagnostics",
+      "-fmessage-length", "-fcaret",       "-fno-caret",       "-fshow",
+      "-fno-show",      "-fmax-errors",    "-ferror-limit",    "-fsave-optimization-record",
+      "-ftime-trace",   "-fsyntax-only",   "-fpch",            "-fno-pch",
+      "-fmodules",      "-fno-modules",    "-fcrash-diagnostics", "-fproc-stat-report",
+      "-m16",           "-m32",            "-mx32",            "-mabi="};
+  return llvm::none_of(Refused, [&](const char *P) { return F.starts_with(P); });
+}
+
+std::string absolutePath(StringRef Path) {
+  SmallString<256> Abs(Path);
+  sys::fs::make_absolute(Abs);
+  return std::string(Abs);
+}
+
+} // namespace
+
+UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> IsDriverOption) {
+  UserFlags U;
   static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher",
                                             "link-launcher"};
   if (argc > 1 && llvm::is_contained(Subcommands, StringRef(argv[1])))
-    return P;
+    return U;
+  const opt::OptTable &Table = clang::getDriverOptTable();
+  opt::InputArgList List(argv, argv + argc);
+  auto both = [&](StringRef A) {
+    U.Compile.push_back(A.str());
+    U.Link.push_back(A.str());
+  };
   int Out = 1;
-  for (int I = 1; I < argc; ++I) {
+  for (int I = 1; I < argc;) {
     StringRef A = argv[I];
     if (A == "--") {  // the rest are inputs
       while (I < argc)
         argv[Out++] = argv[I++];
       break;
     }
-    if ((A == "-Xcompiler" || A == "-Xhost") && I + 1 < argc) {
-      P.Compile.push_back(argv[I + 1]);
-      P.Link.push_back(argv[++I]);
-    } else if (A.starts_with("-Wl,")) {
-      P.Link.push_back(A.str());
-    } else if (A.starts_with("-W") && A.size() > 2) {
-      P.Compile.push_back(A.str());
-    } else if (A.starts_with("-f") && A.size() > 2) {
-      P.Compile.push_back(A.str());
-      P.Link.push_back(A.str());
-    } else {
-      argv[Out++] = argv[I];
+    if ((A == "-Xcompiler" || A == "-Xhost" || A == "-Xoffload-device") && I + 1 < argc) {
+      if (A == "-Xoffload-device")
+        U.Device.push_back(argv[I + 1]);
+      else
+        both(argv[I + 1]);
+      I += 2;
+      continue;
     }
+    unsigned Next = I;
+    std::unique_ptr<opt::Arg> Parsed =
+        Table.ParseOneArg(List, Next, opt::Visibility(options::ClangOption));
+    if (!Parsed || Next <= unsigned(I) || Next > unsigned(argc)) {  // a value missing: as it is
+      both(A);
+      ++I;
+      continue;
+    }
+    const opt::Option O = Parsed->getOption();
+    const unsigned Words = Next - I;
+    auto keep = [&] {  // offload-cxx's own: llvm::cl reads it
+      for (unsigned W = 0; W < Words; ++W)
+        argv[Out++] = argv[I + W];
+    };
+    const StringRef Name = A.ltrim('-').split('=').first;
+    const StringRef Value = Parsed->getNumValues() ? StringRef(Parsed->getValue()) : "";
+    if (O.matches(options::OPT_INPUT) || (A.starts_with("-") && Name.size() > 1 && IsDriverOption(Name)) ||
+        O.matches(options::OPT_o) || O.matches(options::OPT_c) || O.matches(options::OPT_I) ||
+        O.matches(options::OPT_D) || O.matches(options::OPT_U) || O.matches(options::OPT_O_Group) ||
+        O.matches(options::OPT_l) || O.matches(options::OPT_L) || O.matches(options::OPT_v) ||
+        O.matches(options::OPT__HASH_HASH_HASH) || O.matches(options::OPT_std_EQ)) {
+      keep();
+    } else if (A.starts_with("--") && O.matches(options::OPT_UNKNOWN)) {
+      if (U.Unknown.empty())
+        U.Unknown = A.split('=').first.str();
+    } else if (O.matches(options::OPT_MD) || O.matches(options::OPT_MMD)) {
+      U.Deps.Enabled = true;
+      U.Deps.UserHeadersOnly = O.matches(options::OPT_MMD);
+    } else if (O.matches(options::OPT_MF)) {
+      U.Deps.File = Value.str();
+    } else if (O.matches(options::OPT_MT)) {
+      U.Deps.Targets.push_back(Value.str());
+    } else if (O.matches(options::OPT_MQ)) {
+      std::string Quoted;  // as make reads it: `$` doubled, spaces and `#` escaped
+      for (char C : Value) {
+        if (C == '$')
+          Quoted += '$';
+        else if (C == ' ' || C == '#')
+          Quoted += '\\';
+        Quoted += C;
+      }
+      U.Deps.Targets.push_back(Quoted);
+    } else if (O.matches(options::OPT_MP)) {
+      U.Deps.Phony = true;
+    } else if (O.matches(options::OPT_isystem) || O.matches(options::OPT_iquote) ||
+               O.matches(options::OPT_idirafter)) {
+      U.Preprocessor.push_back(std::string(O.getPrefixedName()));
+      U.Preprocessor.push_back(absolutePath(Value));
+    } else if (O.matches(options::OPT_include) || O.matches(options::OPT_imacros)) {
+      U.Preprocessor.push_back(std::string(O.getPrefixedName()));
+      U.Preprocessor.push_back(Value.str());
+    } else if (A.starts_with("-g") && !O.matches(options::OPT_UNKNOWN)) {
+      U.Debug.push_back(A.str());
+    } else if (A.starts_with("-Wl,") || O.matches(options::OPT_Xlinker) || A == "-T" ||
+               A == "-u" || A == "-z" || A == "-e") {
+      for (unsigned W = 0; W < Words; ++W)
+        U.Link.push_back(argv[I + W]);
+    } else {
+      const bool Output = O.matches(options::OPT_E) || O.matches(options::OPT_S) ||
+                          O.matches(options::OPT_M) || O.matches(options::OPT_MM) ||
+                          O.matches(options::OPT_fsyntax_only);
+      if (Output && U.OtherOutput.empty())
+        U.OtherOutput = A.str();
+      // Compile only: warnings, the language, the preprocessor's and assembler's own flags,
+      // what prints instead of compiling. The rest reach the link too, as g++ takes them there
+      // (-pthread, -f..., -m..., -static, -shared, -rdynamic).
+      const bool CompileOnly = Output || (A.starts_with("-W") && !A.starts_with("-Wl,")) ||
+                               O.matches(options::OPT_x) || A.starts_with("-pedantic") ||
+                               A == "-w" || O.matches(options::OPT_Xpreprocessor) ||
+                               O.matches(options::OPT_Xassembler) || O.matches(options::OPT_M_Group);
+      for (unsigned W = 0; W < Words; ++W) {
+        U.Compile.push_back(argv[I + W]);
+        if (!CompileOnly)
+          U.Link.push_back(argv[I + W]);
+      }
+      if ((A.starts_with("-f") || A.starts_with("-m")) && Words == 1 &&
+          !O.matches(options::OPT_UNKNOWN) && suitsCpuImage(A))
+        U.Cpu.push_back(A.str());
+    }
+    I = Next;
   }
   argc = Out;
   argv[argc] = nullptr;
-  return P;
+  return U;
 }
 
 bool isFloatingPointFlag(StringRef F) {

@@ -1,8 +1,12 @@
-// compiler/HostFlags.h — the host compiler's flags on offload-cxx's command line: taken out of
-// argv before LLVM's option parser sees them (it registers options of its own named W and
-// f...), and the floating-point ones among them, which the device compiles get as well.
+// compiler/HostFlags.h — offload-cxx takes every option g++ takes. Before LLVM's option parser
+// sees argv, each argument is read with clang's own driver option table (which knows how many
+// words each GCC option takes: `-MT target`, `-isystem dir`, `-x c++`): offload-cxx's own options
+// (its option category, and -o, -c, -I, -D, -U, -std=, -O, -l, -L, -v, -###) stay for llvm::cl;
+// every other one is sorted here into where it belongs — the host compile, the host link, the
+// compiles of device code, the dependency file — and never refused.
 #pragma once
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -10,16 +14,46 @@
 
 namespace offload::compiler {
 
-/// Host compiler flags passed through: -f<flag> and -W<flag> go to the host compile and link
-/// (-fsanitize=thread reaches both), -Wl,<args> to the link only, -Xcompiler <arg> (-Xhost <arg>)
-/// to both.
-struct HostPassThrough {
-  std::vector<std::string> Compile, Link;
+/// -MD, -MMD, -MF, -MT, -MQ, -MP: the dependency file a build system asks for. offload-cxx
+/// writes it itself, from the dependencies of every compile it ran (DepFile.h).
+struct DepFileOptions {
+  bool Enabled = false;          ///< -MD or -MMD
+  bool UserHeadersOnly = false;  ///< -MMD: no system headers
+  bool Phony = false;            ///< -MP: a phony target for each header
+  std::string File;              ///< -MF (default: the object's name, .d for its extension)
+  std::vector<std::string> Targets;  ///< -MT as written, -MQ already quoted for make
 };
 
-/// Removes the host compiler's flags from argv (argc shrinks) and returns them. Not for
+/// The user's flags that are not offload-cxx's own options, sorted by where they go.
+struct UserFlags {
+  /// The host compile: all but -Wl/-Xlinker; the host link: all but -W, -x, -M and the
+  /// preprocessor's. -Xcompiler <arg> and -Xhost <arg> go to both.
+  std::vector<std::string> Compile, Link;
+  /// -isystem, -iquote, -idirafter, -include, -imacros (folders made absolute): every compile —
+  /// the host-metadata parse, the device compiles and the host compile — as -I and -D are.
+  std::vector<std::string> Preprocessor;
+  /// The CPU image's compile and lowering (arch "host", x86-64 code like the host's): -m flags
+  /// (-march=native, -mtune=, -mavx2) and the -f flags clang knows (not sanitizers, coverage,
+  /// LTO, PIC and diagnostics, which are the host compile's business). Never a GPU compile's.
+  std::vector<std::string> Cpu;
+  /// -g flags: the host compile and link, and the CPU image (host code the user debugs).
+  std::vector<std::string> Debug;
+  /// -Xoffload-device <arg>: every device compile (each GPU architecture and the CPU image).
+  std::vector<std::string> Device;
+  DepFileOptions Deps;
+  /// -E, -S, -M, -MM, -fsyntax-only (the first one given): no object to build; the host compiler
+  /// does the whole job alone.
+  std::string OtherOutput;
+  /// The first `--name` option that neither offload-cxx nor g++ (clang's table) knows: a typo,
+  /// refused with one line rather than passed to g++.
+  std::string Unknown;
+};
+
+/// Removes the user's flags from argv (argc shrinks) and returns them sorted. IsDriverOption
+/// says whether a long option's name (without dashes and value) is offload-cxx's own. Not for
 /// subcommands, and nothing after `--`: a launcher's command is its own.
-HostPassThrough takeHostFlags(int &argc, char **argv);
+UserFlags takeUserFlags(int &argc, char **argv,
+                        llvm::function_ref<bool(llvm::StringRef)> IsDriverOption);
 
 /// Whether F is a -f flag about floating-point semantics (-ffast-math, -fno-math-errno,
 /// -ffp-contract=...), which the device compiles get too: -ffast-math on a GPU means what it

@@ -2,6 +2,7 @@
 // and checks their kernels (with clang's diagnostics), and the LibTooling run around it; what it
 // reads off each kernel's declaration is KernelDecl.h's.
 #include "HostMetadataPass.h"
+#include "OffloadPch.h"
 
 #include "ArgClassifier.h"
 #include "KernelDecl.h"
@@ -18,6 +19,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -319,6 +321,19 @@ private:
 
 } // namespace
 
+/// Whether Source #includes one of offload's headers itself.
+static bool namesOffloadHeaders(StringRef Source) {
+  auto Text = MemoryBuffer::getFile(Source, /*IsText=*/true);
+  if (!Text)
+    return false;
+  SmallVector<StringRef> Lines;
+  (*Text)->getBuffer().split(Lines, '\n');
+  return llvm::any_of(Lines, [](StringRef L) {
+    L = L.ltrim();
+    return L.consume_front("#") && L.ltrim().starts_with("include") && L.contains("offload/");
+  });
+}
+
 Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
   Manifest M;
   SmallString<256> Source(Options.Source);
@@ -330,41 +345,69 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
   else
     consumeError(Hash.takeError());  // the parse below says why the file cannot be read
 
-  std::vector<std::string> Args = {"clang++", "-fsyntax-only",
-                                   "-resource-dir=" + Options.ClangResourceDir,
-                                   "-I" + Options.OffloadIncludeDir,
-                                   "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};
-  appendUserFlagsForClang(Args, Options.CompileArgs);
-  if (Options.Diagnostics)  // kept for the caller, who decides; no "N errors generated." line
-    Args.push_back("-fno-caret-diagnostics");
-  Args.push_back(M.Source);
+  // offload.hpp precompiled for this parse's flags (OffloadPch.h): for a file that names
+  // offload's headers, and for any file whose diagnostics are kept (the build's own parse),
+  // which is parsed again without it if it fails with it — a file that does not include
+  // offload.hpp is never refused for what the forced header brought.
+  const Manifest Start = M;
+  const bool TryPch = !Options.PchClang.empty() &&
+                      (Options.Diagnostics || namesOffloadHeaders(M.Source));
+  bool UsedPch = false, ChecksRan = false;
+  auto parse = [&](bool WithPch) {
+    M = Start;
+    UsedPch = false;
+    std::vector<std::string> Args = {"clang++", "-fsyntax-only",
+                                     "-resource-dir=" + Options.ClangResourceDir,
+                                     "-I" + Options.OffloadIncludeDir,
+                                     "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};
+    appendUserFlagsForClang(Args, Options.CompileArgs);
+    if (WithPch)
+      if (std::optional<std::string> Pch =
+              offloadPch(Options.PchClang, Options.OffloadIncludeDir,
+                         ArrayRef(Args).drop_front(2), Options.Commands)) {
+        Args.insert(Args.end(), {"-include-pch", *Pch});
+        UsedPch = true;
+      }
+    if (Options.Diagnostics)  // kept for the caller, who decides; no "N errors generated." line
+      Args.push_back("-fno-caret-diagnostics");
+    Args.insert(Args.end(), Options.DepArgs.begin(), Options.DepArgs.end());
+    Args.push_back(M.Source);
 
-  PassState State;
-  State.GccSymbols = Options.GccSymbols;
-  struct Factory : tooling::FrontendActionFactory {
-    Manifest &Out;
-    PassState &State;
-    Factory(Manifest &Out, PassState &State) : Out(Out), State(State) {}
-    std::unique_ptr<FrontendAction> create() override {
-      return std::make_unique<LaunchFinderAction>(Out, State);
+    PassState State;
+    State.GccSymbols = Options.GccSymbols;
+    struct Factory : tooling::FrontendActionFactory {
+      Manifest &Out;
+      PassState &State;
+      Factory(Manifest &Out, PassState &State) : Out(Out), State(State) {}
+      std::unique_ptr<FrontendAction> create() override {
+        return std::make_unique<LaunchFinderAction>(Out, State);
+      }
+    } F(M, State);
+    tooling::ToolInvocation Invocation(Args, F.create(), new FileManager(FileSystemOptions()));
+    DiagnosticOptions DiagOpts;
+    DiagOpts.ShowColors = sys::Process::StandardErrHasColors();
+    std::optional<raw_string_ostream> Kept;
+    std::optional<TextDiagnosticPrinter> Printer;
+    if (Options.Diagnostics) {
+      Options.Diagnostics->clear();
+      Kept.emplace(*Options.Diagnostics);
+      Printer.emplace(*Kept, DiagOpts);
+      Invocation.setDiagnosticConsumer(&*Printer);
     }
-  } F(M, State);
-  tooling::ToolInvocation Invocation(Args, F.create(), new FileManager(FileSystemOptions()));
-  DiagnosticOptions DiagOpts;
-  DiagOpts.ShowColors = sys::Process::StandardErrHasColors();
-  std::optional<raw_string_ostream> Kept;
-  std::optional<TextDiagnosticPrinter> Printer;
-  if (Options.Diagnostics) {
-    Kept.emplace(*Options.Diagnostics);
-    Printer.emplace(*Kept, DiagOpts);
-    Invocation.setDiagnosticConsumer(&*Printer);
-  }
-  const bool Ok = Invocation.run();
-  if (Options.Diagnostics && State.ChecksRan) {  // offload-cxx's own errors: always shown
-    Kept->flush();
-    errs() << *Options.Diagnostics;
-    Options.Diagnostics->clear();
-  }
+    const bool Ok = Invocation.run();
+    ChecksRan = State.ChecksRan;
+    if (Options.Diagnostics && State.ChecksRan) {  // offload-cxx's own errors: always shown
+      Kept->flush();
+      errs() << *Options.Diagnostics;
+      Options.Diagnostics->clear();
+    }
+    if (Kept)
+      Kept->flush();
+    return Ok;
+  };
+  bool Ok = parse(TryPch);
+  if (!Ok && UsedPch && Options.Diagnostics && !ChecksRan)
+    Ok = parse(false);
   if (!Ok)
     return createStringError(inconvertibleErrorCode(),
                              "host-metadata pass failed for '%s'", Options.Source.c_str());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Manifest.h"
+#include "Subprocess.h"
 
 #include "llvm/Support/Error.h"
 
@@ -25,6 +26,12 @@ struct HostMetadataOptions {
   /// If set, clang's diagnostics are kept here instead of printed: the caller prints them only
   /// when the host compiler, which parsed the same file, did not already report its errors.
   std::string *Diagnostics = nullptr;
+  /// {"-MD" or "-MMD", "-MF", path}: the parse writes the headers it read there.
+  std::vector<std::string> DepArgs;
+  /// clang++ of LLVM 22, which precompiles offload.hpp for this parse (OffloadPch.h); none if
+  /// empty.
+  std::string PchClang;
+  CommandOptions Commands;  ///< how the precompiled header's build is shown
 };
 
 /// Returns the manifest, or an error after clang printed the diagnostics.

@@ -332,6 +332,8 @@ Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
   std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir,
                                       "-fstack-clash-protection", "-Wno-unknown-pragmas"};
   appendUserCompileFlags(Compile, O.CompileArgs);
+  if (!O.DepFlag.empty())
+    Compile.insert(Compile.end(), {O.DepFlag, "-MF", Object + ".d"});
   Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
   return Compile;
 }

@@ -28,6 +28,9 @@ struct HostPassOptions {
   std::string HostCompiler = "g++";
   std::vector<std::string> CompileArgs;  ///< the user's flags for the host compile
   std::vector<std::string> LinkArgs;     ///< -L, -l, -Wl, extra objects
+  /// "-MD"/"-MMD" when the user asked for a dependency file: the host compile writes
+  /// <object>.d, merged with the device compiles' into the user's file (DepFile.h).
+  std::string DepFlag;
   std::string OffloadIncludeDir;
   std::string RuntimeLibDir;   ///< where liboffload-cxx-rt.so lives
   std::string LLVMLibDir;      ///< where LLVM's libraries live

@@ -1,0 +1,148 @@
+// compiler/DepFile.cpp — see DepFile.h.
+#include "DepFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+std::vector<std::string> readDepFileText(StringRef Text) {
+  std::vector<std::string> Deps;
+  std::string Word;
+  bool InTarget = true;  // the words before a rule's `:` are its targets
+  auto endWord = [&] {
+    if (!Word.empty() && !InTarget)
+      Deps.push_back(Word);
+    Word.clear();
+  };
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\\' && I + 1 < Text.size()) {
+      char N = Text[I + 1];
+      if (N == '\n' || (N == '\r' && I + 2 < Text.size() && Text[I + 2] == '\n')) {
+        endWord();  // a continued line
+        I += N == '\r' ? 2 : 1;
+        continue;
+      }
+      if (N == ' ' || N == '#' || N == '\\') {
+        Word += N;
+        ++I;
+        continue;
+      }
+      Word += C;
+    } else if (C == '$' && I + 1 < Text.size() && Text[I + 1] == '$') {
+      Word += '$';
+      ++I;
+    } else if (C == ':' && InTarget && (I + 1 == Text.size() || Text[I + 1] == ' ' ||
+                                        Text[I + 1] == '\n' || Text[I + 1] == '\t')) {
+      Word.clear();
+      InTarget = false;
+    } else if (C == '\n') {
+      endWord();
+      InTarget = true;  // the next line is a new rule
+    } else if (C == ' ' || C == '\t' || C == '\r') {
+      if (InTarget)
+        Word.clear();
+      else
+        endWord();
+    } else {
+      Word += C;
+    }
+  }
+  endWord();
+  return Deps;
+}
+
+static std::string escapeForMake(StringRef Path) {
+  std::string Out;
+  for (char C : Path) {
+    if (C == ' ' || C == '#')
+      Out += '\\';
+    else if (C == '$')
+      Out += '$';
+    Out += C;
+  }
+  return Out;
+}
+
+std::string depFileText(ArrayRef<std::string> Targets, ArrayRef<std::string> Deps, bool Phony) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  size_t Column = 0;
+  for (size_t I = 0; I < Targets.size(); ++I) {
+    OS << (I ? " " : "") << Targets[I];
+    Column += Targets[I].size() + (I ? 1 : 0);
+  }
+  OS << ":";
+  ++Column;
+  for (const std::string &D : Deps) {
+    std::string E = escapeForMake(D);
+    if (Column + 1 + E.size() > 75 && Column > 1) {  // wrapped as compilers wrap
+      OS << " \\\n";
+      Column = 0;
+    }
+    OS << " " << E;
+    Column += 1 + E.size();
+  }
+  OS << "\n";
+  if (Phony)
+    for (size_t I = 1; I < Deps.size(); ++I)
+      OS << "\n" << escapeForMake(Deps[I]) << ":\n";
+  return Text;
+}
+
+Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
+                         ArrayRef<std::string> Inputs, bool Phony, StringRef SkipDir) {
+  std::vector<std::string> Deps;
+  StringSet<> Seen;  // by real path: g++ writes a header as the source named it, clang absolute
+  SmallString<256> Skip(SkipDir);
+  sys::fs::make_absolute(Skip);
+  for (const std::string &In : Inputs) {
+    auto Buffer = MemoryBuffer::getFile(In, /*IsText=*/true);
+    if (!Buffer)
+      continue;  // that compile did not run (no kernels, no such architecture)
+    for (std::string &D : readDepFileText((*Buffer)->getBuffer())) {
+      SmallString<256> Real;
+      if (sys::fs::real_path(D, Real))
+        Real = D;
+      StringRef Name = sys::path::filename(Real);
+      if (sys::path::extension(Real) == ".pch")
+        continue;  // offload's precompiled headers (OffloadPch.h): a cache, not a source
+      if (sys::path::parent_path(Real) == Skip &&
+          (Name.ends_with(".device.cpp") || Name.ends_with(".cpu.cpp")))
+        continue;  // offload-cxx's generated source, gone after the build
+      if (Seen.insert(Real).second)
+        Deps.push_back(std::move(D));
+    }
+  }
+  // Whole or not at all: a temporary beside it, renamed over it.
+  SmallString<256> Temp;
+  int FD = -1;
+  StringRef Dir = sys::path::parent_path(Path);
+  SmallString<256> Model(Dir.empty() ? "." : Dir);
+  sys::path::append(Model, sys::path::filename(Path) + ".tmp-%%%%%%");
+  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Temp))
+    return createFileError(Path, EC);
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << depFileText(Targets, Deps, Phony);
+    OS.close();
+    if (OS.has_error()) {
+      sys::fs::remove(Temp);
+      return createFileError(Path, OS.error());
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return createFileError(Path, EC);
+  }
+  return Error::success();
+}
+
+} // namespace offload::compiler

@@ -1,0 +1,31 @@
+// compiler/DepFile.h — the dependency file a build system asks for (-MD/-MMD, -MF, -MT, -MQ,
+// -MP), written by offload-cxx itself: each compile it runs for a source (the host compile, the
+// host-metadata parse, each device compile) writes its own make rule in a temporary file; they
+// are merged here into one rule for the target the user named, so that touching a header that
+// only a kernel's compile reads rebuilds the object too.
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+/// The prerequisites of the make rule(s) in Text (a compiler's -MD output), unescaped, in order.
+std::vector<std::string> readDepFileText(llvm::StringRef Text);
+
+/// The dependency file's text: `Targets: Deps` (escaped for make, wrapped as g++ wraps), and
+/// with Phony an empty rule for each prerequisite but the first (the source), as -MP.
+std::string depFileText(llvm::ArrayRef<std::string> Targets, llvm::ArrayRef<std::string> Deps,
+                        bool Phony);
+
+/// Merges the rules of Inputs (missing files skipped; each path once; files in SkipDir that
+/// offload-cxx generated left out) and writes them to Path (whole, or not at all) for Targets.
+llvm::Error writeMergedDepFile(const std::string &Path, llvm::ArrayRef<std::string> Targets,
+                               llvm::ArrayRef<std::string> Inputs, bool Phony,
+                               llvm::StringRef SkipDir);
+
+} // namespace offload::compiler

@@ -1,0 +1,143 @@
+// compiler/OffloadPch.cpp — see OffloadPch.h.
+#include "OffloadPch.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+static std::optional<std::string> cacheDir() {
+  if (const char *Off = std::getenv("OFFLOAD_CXX_PCH"); Off && StringRef(Off) == "0")
+    return std::nullopt;
+  SmallString<256> Dir;
+  if (const char *Chosen = std::getenv("OFFLOAD_CXX_PCH_CACHE"); Chosen && *Chosen) {
+    Dir = Chosen;
+  } else if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg) {
+    Dir = Xdg;
+    sys::path::append(Dir, "offload-cxx", "pch");
+  } else if (const char *Home = std::getenv("HOME"); Home && *Home) {
+    Dir = Home;
+    sys::path::append(Dir, ".cache", "offload-cxx", "pch");
+  } else {
+    return std::nullopt;
+  }
+  if (sys::fs::create_directories(Dir))
+    return std::nullopt;
+  return std::string(Dir);
+}
+
+/// What the precompiled header depends on: the compiler, the flags, and every offload header
+/// (name, size, time): an edited header or another clang makes another file.
+static std::string cacheKey(const std::string &Clang, const std::string &IncludeDir,
+                            ArrayRef<std::string> Flags) {
+  SHA256 Hash;
+  auto add = [&](StringRef S) {
+    Hash.update(S);
+    Hash.update(StringRef("\0", 1));
+  };
+  auto addFile = [&](StringRef Path) {
+    sys::fs::file_status St;
+    if (sys::fs::status(Path, St))
+      return;
+    add(Path);
+    add(std::to_string(St.getSize()));
+    add(std::to_string(St.getLastModificationTime().time_since_epoch().count()));
+  };
+  add(OFFLOAD_CXX_PCH_VERSION);
+  addFile(Clang);
+  for (const std::string &F : Flags)
+    add(F);
+  SmallString<256> Headers(IncludeDir);
+  sys::path::append(Headers, "offload");
+  std::error_code EC;
+  std::vector<std::string> Files;
+  for (sys::fs::recursive_directory_iterator It(Headers, EC), End; !EC && It != End;
+       It.increment(EC))
+    Files.push_back(It->path());
+  llvm::sort(Files);
+  for (const std::string &F : Files)
+    addFile(F);
+  return toHex(Hash.final(), /*LowerCase=*/true).substr(0, 32);
+}
+
+/// At most MaxKept precompiled headers (~12 MB each) stay: the least recently used go.
+static void pruneCache(StringRef Dir) {
+  constexpr size_t MaxKept = 32;
+  std::vector<std::pair<sys::TimePoint<>, std::string>> Files;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End; It.increment(EC)) {
+    sys::fs::file_status St;
+    if (sys::path::extension(It->path()) == ".pch" && !sys::fs::status(It->path(), St))
+      Files.emplace_back(St.getLastModificationTime(), It->path());
+  }
+  if (Files.size() <= MaxKept)
+    return;
+  llvm::sort(Files);
+  for (size_t I = 0; I + MaxKept < Files.size(); ++I)
+    sys::fs::remove(Files[I].second);
+}
+
+std::optional<std::string> offloadPch(const std::string &Clang, const std::string &IncludeDir,
+                                      ArrayRef<std::string> Flags, const CommandOptions &Commands) {
+  std::optional<std::string> Dir = cacheDir();
+  if (!Dir)
+    return std::nullopt;
+  // The flags of the header's own compile: not the files the compile includes before its source
+  // (-include: they come after the precompiled header, as the source's own lines do).
+  std::vector<std::string> HeaderFlags;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    if ((Flags[I] == "-include" || Flags[I] == "-imacros" || Flags[I] == "-include-pch") &&
+        I + 1 < Flags.size()) {
+      ++I;
+      continue;
+    }
+    HeaderFlags.push_back(Flags[I]);
+  }
+  SmallString<256> Pch(*Dir);
+  sys::path::append(Pch, cacheKey(Clang, IncludeDir, HeaderFlags) + ".pch");
+  if (sys::fs::exists(Pch)) {
+    // Used: newest for the pruning below.
+    int FD = -1;
+    if (!sys::fs::openFileForWrite(Pch, FD, sys::fs::CD_OpenExisting, sys::fs::OF_Append)) {
+      (void)sys::fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+      sys::Process::SafelyCloseFileDescriptor(FD);
+    }
+    return std::string(Pch);
+  }
+  if (Commands.DryRun)  // not built by a dry run: the compile shown parses the headers
+    return std::nullopt;
+  // Built beside its place and renamed there: builds that race each write their own.
+  SmallString<256> Temp;
+  if (sys::fs::createUniqueFile(Pch + ".tmp-%%%%%%", Temp))
+    return std::nullopt;
+  SmallString<256> Header(IncludeDir);
+  sys::path::append(Header, "offload", "offload.hpp");
+  std::vector<std::string> Build = {Clang, "-x", "c++-header"};
+  Build.insert(Build.end(), HeaderFlags.begin(), HeaderFlags.end());
+  Build.insert(Build.end(), {std::string(Header), "-o", std::string(Temp)});
+  // A header the user's flags break (-DA=3 against a template parameter A) is no error of
+  // theirs: the compile then parses the headers itself, and says what it says.
+  std::string Diagnostics;
+  if (Error E = runCommandCapturingErrors(Build, Commands, std::string(Temp) + ".stderr",
+                                          Diagnostics)) {
+    consumeError(std::move(E));
+    sys::fs::remove(Temp);
+    return std::nullopt;
+  }
+  if (sys::fs::rename(Temp, Pch)) {
+    sys::fs::remove(Temp);
+    return std::nullopt;
+  }
+  pruneCache(*Dir);
+  return std::string(Pch);
+}
+
+} // namespace offload::compiler

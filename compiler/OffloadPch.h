@@ -1,0 +1,28 @@
+// compiler/OffloadPch.h — offload's headers precompiled (issue 18, item 6): <offload/offload.hpp>
+// and the standard headers it includes are most of what clang parses for a small file (1.1 of
+// its 1.5 s here), twice per file — the host-metadata parse and the CPU image's compile. Each of
+// those clang runs takes a precompiled offload.hpp (`-include-pch`, the header then counts as
+// included first; its include guards make the file's own #include a no-op), built once per set
+// of flags and kept in a cache: $OFFLOAD_CXX_PCH_CACHE, else $XDG_CACHE_HOME/offload-cxx/pch,
+// else ~/.cache/offload-cxx/pch. OFFLOAD_CXX_PCH=0 turns it off. docs/design.md says why.
+#pragma once
+
+#include "Subprocess.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace offload::compiler {
+
+/// The precompiled offload.hpp for a clang compile with Flags (the compile's own, without its
+/// action, inputs, outputs and dependency-file flags), built with Clang when the cache holds
+/// none; nullopt when off or when it cannot be built (the compile then parses the headers).
+/// Under --dry-run the build is printed, not run, and the path returned.
+std::optional<std::string> offloadPch(const std::string &Clang, const std::string &IncludeDir,
+                                      llvm::ArrayRef<std::string> Flags,
+                                      const CommandOptions &Commands);
+
+} // namespace offload::compiler
