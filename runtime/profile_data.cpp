@@ -83,7 +83,7 @@ std::string columns(const std::vector<std::vector<std::string>> &rows, std::size
     }
   std::string out;
   for (const auto &row : rows) {
-    std::string line = " ";
+    std::string line;
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::string pad(width[c] - row[c].size(), ' ');
       line += "  ";
