@@ -228,8 +228,9 @@ int main(int argc, char **argv) {
       "OFFLOAD_CXX_NO_GOLD=1 (link with the host compiler's default linker, not gold; so does\n"
       "a -fuse-ld= of yours).\n"
       "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS, OFFLOAD_CPU_STACK,\n"
-      "OFFLOAD_LAUNCH_BLOCKING, OFFLOAD_GPU_BACKEND, OFFLOAD_CUDA_SCHEDULE and OMP_TARGET_OFFLOAD\n"
-      "(see README.md).\n");
+      "OFFLOAD_LAUNCH_BLOCKING, OFFLOAD_GPU_BACKEND, OFFLOAD_CUDA_SCHEDULE, OMP_TARGET_OFFLOAD,\n"
+      "OFFLOAD_PROFILE=1 (a table of kernel and copy times per device at exit) and\n"
+      "OFFLOAD_TRACE=FILE.json (a Chrome trace-event / Perfetto timeline) (see README.md).\n");
 
   const Layout L = findLayout(argv[0]);
   if (DevicesCommand)
