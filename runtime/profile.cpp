@@ -85,6 +85,7 @@ struct state {
   trace_tracks tracks;
   std::vector<pending> waiting;
   std::unordered_set<std::string> names;  // interned trace names (waits)
+  std::map<const device *, const std::string *> wait_names;
   /// Kernel rows by (device, kernel, launch site): no string is built for a known launch.
   std::map<std::tuple<const device *, const void *, const char *, std::uint32_t>, kernel_row *>
       kernels;
@@ -99,9 +100,10 @@ struct state {
     if (trace)
       tracks.processes.try_emplace(pid, name);
   }
-  void name_thread(int pid, int tid, const std::string &name) {
-    if (trace)
-      tracks.threads.try_emplace({pid, tid}, name);
+  /// Names a track at its first event (`name` makes the name: not built for a known track).
+  template <class Name> void name_thread(int pid, int tid, Name name) {
+    if (trace && !tracks.threads.count({pid, tid}))
+      tracks.threads.emplace(std::pair{pid, tid}, name());
   }
 
   void record(pending &p, double start, double end) {
@@ -227,22 +229,31 @@ void launch(device &on, stream &s, const kernel_info *kernel,
   state &st = the_state();
   std::lock_guard guard(st.lock);
   register_finish();
-  kernel_row *&row =
-      st.kernels[{&on, request.kernel, request.where.file, request.where.line}];
-  if (!row)
-    row = &st.rows.kernel(on.name(), kernel_name(request, kernel), short_location(request.where));
+  // The thread's last launch is usually launched again: no lookup then.
+  using key = std::tuple<const device *, const void *, const char *, std::uint32_t>;
+  thread_local key last_key{};
+  thread_local kernel_row *last_row = nullptr;
+  const key k{&on, request.kernel, request.where.file, request.where.line};
+  if (!last_row || k != last_key) {
+    kernel_row *&row = st.kernels[k];
+    if (!row)
+      row = &st.rows.kernel(on.name(), kernel_name(request, kernel), short_location(request.where));
+    last_key = k, last_row = row;
+  }
+  kernel_row *row = last_row;
   pending p{std::move(timer), row, pid_of(on), 0, {}, {}};
   if (st.trace) {
     st.name_process(p.pid, on.name());
     if (on.is_cpu()) {
       p.tid = thread;
-      st.name_thread(p.pid, p.tid, "launches of thread " + std::to_string(thread));
+      st.name_thread(p.pid, p.tid, [&] { return "launches of thread " + std::to_string(thread); });
     } else {
       int &tid = st.stream_tids[{&on, &s}];
       if (!tid) {
         tid = ++st.next_stream_tid[&on];
-        st.name_thread(p.pid, tid,
-                       "stream " + std::to_string(tid) + " (thread " + std::to_string(thread) + ")");
+        st.name_thread(p.pid, tid, [&] {
+          return "stream " + std::to_string(tid) + " (thread " + std::to_string(thread) + ")";
+        });
       }
       p.tid = tid;
     }
@@ -282,7 +293,7 @@ void copied(const device &on, copy_kind kind, std::uint64_t bytes, double start_
   e.tid = copy_tid_base + thread;
   e.bytes = bytes;
   st.name_process(e.pid, on.name());
-  st.name_thread(e.pid, e.tid, "copies of thread " + std::to_string(thread));
+  st.name_thread(e.pid, e.tid, [&] { return "copies of thread " + std::to_string(thread); });
   st.events.push_back(e);
 }
 
@@ -295,14 +306,17 @@ void sync(const device &on, stream &s) {
   std::lock_guard guard(st.lock);
   if (st.trace && !on.is_cpu()) {  // the CPU device's streams have nothing to wait for
     trace_event e;
-    e.name = &st.intern("wait for " + on.name());
+    const std::string *&name = st.wait_names[&on];
+    if (!name)
+      name = &st.intern("wait for " + on.name());
+    e.name = name;
     e.category = "wait";
     e.ts = start;
     e.dur = end - start;
     e.pid = host_pid;
     e.tid = thread;
     st.name_process(host_pid, "host");
-    st.name_thread(host_pid, thread, "thread " + std::to_string(thread));
+    st.name_thread(host_pid, thread, [&] { return "thread " + std::to_string(thread); });
     st.events.push_back(e);
   }
   st.collect_locked(/*wait=*/false);
@@ -369,7 +383,7 @@ scoped_range::~scoped_range() {
       e.pid = rt::profile::host_pid;
       e.tid = thread;
       st.name_process(rt::profile::host_pid, "host");
-      st.name_thread(rt::profile::host_pid, thread, "thread " + std::to_string(thread));
+      st.name_thread(rt::profile::host_pid, thread, [&] { return "thread " + std::to_string(thread); });
       st.events.push_back(e);
     }
   }
