@@ -81,7 +81,7 @@ struct pending {
 struct state {
   std::mutex lock;
   table rows;
-  std::vector<trace_event> events;
+  std::deque<trace_event> events;  // a deque: no copying as it grows
   trace_tracks tracks;
   std::vector<pending> waiting;
   std::unordered_set<std::string> names;  // interned trace names (waits)
@@ -263,7 +263,12 @@ void launch(device &on, stream &s, const kernel_info *kernel,
     std::memcpy(p.block, block, sizeof block);
   }
   double start = 0, end = 0;
-  if (p.timer->read(/*wait=*/false, start, end)) {
+  bool done = false;
+  try {
+    done = p.timer->read(/*wait=*/false, start, end);
+  } catch (...) {  // the launch was enqueued: its failure, if any, shows at its wait
+  }
+  if (done) {
     st.record(p, start, end);
     return;
   }

@@ -204,7 +204,7 @@ std::string triple(const std::uint32_t (&v)[3]) {
 }
 } // namespace
 
-std::string trace_json(const std::vector<trace_event> &events, const trace_tracks &tracks) {
+std::string trace_json(const std::deque<trace_event> &events, const trace_tracks &tracks) {
   std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
   bool first = true;
   auto begin_event = [&] {

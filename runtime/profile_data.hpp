@@ -100,6 +100,6 @@ std::string json_string(std::string_view text);
 
 /// The Chrome trace-event JSON object ({"traceEvents": [...], "displayTimeUnit": "ms"}):
 /// metadata events naming each track, then the events.
-std::string trace_json(const std::vector<trace_event> &events, const trace_tracks &tracks);
+std::string trace_json(const std::deque<trace_event> &events, const trace_tracks &tracks);
 
 } // namespace offload::rt::profile
