@@ -2,6 +2,7 @@
 #include "profile_data.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 
@@ -193,16 +194,6 @@ std::string json_string(std::string_view text) {
   return out + "\"";
 }
 
-namespace {
-std::string number(double v) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.3f", v < 0 ? 0.0 : v);
-  return text;
-}
-std::string triple(const std::uint32_t (&v)[3]) {
-  return "[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + "]";
-}
-} // namespace
 
 std::string trace_json(const std::deque<trace_event> &events, const trace_tracks &tracks) {
   std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
@@ -225,21 +216,69 @@ std::string trace_json(const std::deque<trace_event> &events, const trace_tracks
            ",\"tid\":" + std::to_string(track.second) + ",\"args\":{\"name\":" + json_string(name) +
            "}}";
   }
+  // One snprintf per event: a trace holds hundreds of thousands of them. Names repeat: each is
+  // escaped once.
+  std::map<const std::string *, std::string> escaped;
+  auto quoted = [&](const std::string *text) -> const std::string & {
+    auto [it, inserted] = escaped.try_emplace(text);
+    if (inserted)
+      it->second = json_string(text ? *text : std::string());
+    return it->second;
+  };
+  // std::to_chars, not printf: the file is written at exit, and a trace of a million launches
+  // should not hold the exit up.
+  char buffer[32];
+  auto fixed = [&](double v) {
+    out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, v < 0 ? 0.0 : v,
+                                     std::chars_format::fixed, 3).ptr);
+  };
+  auto integer = [&](std::uint64_t v) {
+    out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, v).ptr);
+  };
+  auto three = [&](const std::uint32_t (&v)[3]) {
+    out += '[';
+    integer(v[0]);
+    out += ',';
+    integer(v[1]);
+    out += ',';
+    integer(v[2]);
+    out += ']';
+  };
   for (const trace_event &e : events) {
     begin_event();
-    out += "{\"name\":" + json_string(e.name ? *e.name : std::string()) +
-           ",\"cat\":" + json_string(e.category) + ",\"ph\":\"X\",\"ts\":" + number(e.ts) +
-           ",\"dur\":" + number(e.dur) + ",\"pid\":" + std::to_string(e.pid) +
-           ",\"tid\":" + std::to_string(e.tid) + ",\"args\":{";
-    std::string args;
-    if (e.site)
-      args += "\"site\":" + json_string(*e.site);
-    if (e.has_grid)
-      args += std::string(args.empty() ? "" : ",") + "\"grid\":" + triple(e.grid) +
-              ",\"block\":" + triple(e.block);
-    if (e.bytes)
-      args += std::string(args.empty() ? "" : ",") + "\"bytes\":" + std::to_string(e.bytes);
-    out += args + "}}";
+    out += "{\"name\":";
+    out += quoted(e.name);
+    out += ",\"cat\":\"";
+    out += e.category;  // one of ours: plain ASCII
+    out += "\",\"ph\":\"X\",\"ts\":";
+    fixed(e.ts);
+    out += ",\"dur\":";
+    fixed(e.dur);
+    out += ",\"pid\":";
+    integer(static_cast<std::uint64_t>(e.pid));
+    out += ",\"tid\":";
+    integer(static_cast<std::uint64_t>(e.tid));
+    out += ",\"args\":{";
+    const char *comma = "";
+    if (e.site) {
+      out += "\"site\":";
+      out += quoted(e.site);
+      comma = ",";
+    }
+    if (e.has_grid) {
+      out += comma;
+      out += "\"grid\":";
+      three(e.grid);
+      out += ",\"block\":";
+      three(e.block);
+      comma = ",";
+    }
+    if (e.bytes) {
+      out += comma;
+      out += "\"bytes\":";
+      integer(e.bytes);
+    }
+    out += "}}";
   }
   return out + "\n]}\n";
 }
