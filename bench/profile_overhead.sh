@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/profile_overhead.sh — what profiling costs a launch (issue 19): bench/launch_overhead.cpp
 # built by BASE's driver (a build without profiling, e.g. main's) and by this tree's, run on the
-# CPU device alternately, ROUNDS times each: BASE, profiling off, OFFLOAD_PROFILE=1,
+# CPU device (OFFLOAD_DEVICE= empty: the GPU) alternately, ROUNDS times each: BASE, profiling off, OFFLOAD_PROFILE=1,
 # OFFLOAD_TRACE=FILE.json. Prints each one's median (ns per launch) over the runs.
 # Usage: bench/profile_overhead.sh BASE_BUILD_DIR [ROUNDS=7] [LAUNCHES=20000]
 set -euo pipefail
@@ -13,7 +13,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$base/bin/offload-cxx" -O2 "$root/bench/launch_overhead.cpp" -o "$work/base"
 "$root/build/bin/offload-cxx" -O2 "$root/bench/launch_overhead.cpp" -o "$work/new"
-export OFFLOAD_DEVICE=cpu
+export OFFLOAD_DEVICE=${OFFLOAD_DEVICE-cpu}  # OFFLOAD_DEVICE= (empty): the default device, a GPU
 for ((r = 0; r < rounds; ++r)); do
   "$work/base" "$launches" >>"$work/base.txt"
   "$work/new" "$launches" >>"$work/off.txt"
