@@ -3,7 +3,8 @@
 # built by BASE's driver (a build without profiling, e.g. main's) and by this tree's, run on the
 # CPU device (OFFLOAD_DEVICE= empty: the GPU) alternately, ROUNDS times each: BASE, profiling off, OFFLOAD_PROFILE=1,
 # OFFLOAD_TRACE=FILE.json. Prints each one's median (ns per launch) over the runs.
-# Usage: bench/profile_overhead.sh BASE_BUILD_DIR [ROUNDS=7] [LAUNCHES=20000]
+# Usage: bench/profile_overhead.sh BASE_BUILD_DIR|BASE_DRIVER [ROUNDS=7] [LAUNCHES=20000]
+# ($OFFLOAD_CXX: this tree's driver, if not build/bin/offload-cxx.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 base=${1:?usage: profile_overhead.sh BASE_BUILD_DIR [ROUNDS] [LAUNCHES]}
@@ -11,8 +12,10 @@ rounds=${2:-7}
 launches=${3:-20000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$base/bin/offload-cxx" -O2 "$root/bench/launch_overhead.cpp" -o "$work/base"
-"$root/build/bin/offload-cxx" -O2 "$root/bench/launch_overhead.cpp" -o "$work/new"
+base_driver=$base/bin/offload-cxx
+[ -f "$base" ] && base_driver=$base
+"$base_driver" -O2 "$root/bench/launch_overhead.cpp" -o "$work/base"
+"${OFFLOAD_CXX:-$root/build/bin/offload-cxx}" -O2 "$root/bench/launch_overhead.cpp" -o "$work/new"
 export OFFLOAD_DEVICE=${OFFLOAD_DEVICE-cpu}  # OFFLOAD_DEVICE= (empty): the default device, a GPU
 for ((r = 0; r < rounds; ++r)); do
   "$work/base" "$launches" >>"$work/base.txt"
