@@ -7,7 +7,7 @@
 // RUN: FileCheck %s --check-prefix=TABLE < %t.err
 // RUN: rm -f %t.json %t.json.tmp
 // RUN: env OFFLOAD_TRACE=%t.json %t 2> %t.trace-err | FileCheck %s --check-prefix=OUT
-// RUN: %python %S/Inputs/check_trace.py %t.json profile.cpp | FileCheck %s --check-prefix=TRACE
+// RUN: %python %S/Inputs/check_trace.py %t.json profile.cpp profile.cpp-ranges | FileCheck %s --check-prefix=TRACE
 // RUN: env OFFLOAD_PROFILE=0 %t report 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: %t report 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: env OFFLOAD_PROFILE=2 not %t 2>&1 | FileCheck %s --check-prefix=BAD
