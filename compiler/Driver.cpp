@@ -242,8 +242,9 @@ int main(int argc, char **argv) {
       "a -fuse-ld= of yours), OFFLOAD_CXX_PCH=0 (no precompiled offload headers; their cache:\n"
       "OFFLOAD_CXX_PCH_CACHE, else $XDG_CACHE_HOME/offload-cxx/pch or ~/.cache/offload-cxx/pch).\n"
       "Programs read OFFLOAD_INFO, OFFLOAD_DEVICE=cpu, OFFLOAD_CPU_THREADS, OFFLOAD_CPU_STACK,\n"
-      "OFFLOAD_LAUNCH_BLOCKING, OFFLOAD_GPU_BACKEND, OFFLOAD_CUDA_SCHEDULE and OMP_TARGET_OFFLOAD\n"
-      "(see README.md).\n");
+      "OFFLOAD_LAUNCH_BLOCKING, OFFLOAD_GPU_BACKEND, OFFLOAD_CUDA_SCHEDULE, OMP_TARGET_OFFLOAD,\n"
+      "OFFLOAD_PROFILE=1 (a table of kernel and copy times per device at exit) and\n"
+      "OFFLOAD_TRACE=FILE.json (a Chrome trace-event / Perfetto timeline) (see README.md).\n");
 
   const Layout L = findLayout(argv[0]);
   if (DevicesCommand)

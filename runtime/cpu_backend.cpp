@@ -58,7 +58,7 @@ public:
     return std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
   }
   void release(void *memory) noexcept override { std::free(memory); }
-  void copy_in(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_in(void *dst, const void *src, std::uint64_t bytes) override {
     // The host object may not be readable (a bad pointer argument): a fault here is the
     // launch's error, not the program's death.
     struct copy {
@@ -75,10 +75,10 @@ public:
             &c, fault))
       device_fails("it is not the host object the argument should point at");
   }
-  void copy_out(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
     std::memcpy(dst, src, bytes);
   }
-  void copy_within(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     std::memmove(dst, src, bytes);
   }
   std::unique_ptr<stream> open_stream() override { return std::make_unique<cpu_stream>(name()); }

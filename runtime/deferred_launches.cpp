@@ -2,6 +2,7 @@
 #include "deferred_launches.hpp"
 
 #include "device.hpp"
+#include "profile.hpp"
 
 #include <offload/launch.hpp>
 
@@ -123,7 +124,7 @@ std::string deferred_launches::wait_locked(const stream *except) {
       continue;
     }
     try {
-      it->s->sync();
+      sync_stream(owner_, *it->s);
     } catch (const device_failure &f) {
       if (failure.empty())
         failure = stream_failure_message(texts(*it), owner_.name(), f.reason) +
@@ -180,7 +181,8 @@ std::vector<std::string> deferred_launches::take_sites(stream &s) {
 
 bool deferred_launches::copy_out_in_order(void *host_dst, const void *device_src,
                                           std::uint64_t bytes) {
-  if (!any())
+  // Profiling times the kernels and the copy apart: the caller waits, then copies.
+  if (!any() || profiling())
     return false;
   std::string failure;
   {
@@ -211,7 +213,7 @@ void deferred_launches::forget(stream &s) noexcept {
   for (auto it = streams_.begin(); it != streams_.end(); ++it)
     if (it->s == &s) {
       try {
-        s.sync();
+        sync_stream(owner_, s);
       } catch (const device_failure &f) {
         if (kept_failure_.empty())
           kept_failure_ = stream_failure_message(texts(*it), owner_.name(), f.reason) +

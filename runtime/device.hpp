@@ -26,6 +26,18 @@ namespace offload::rt {
 struct kernel_info;
 class present_table;
 
+/// Profiling (profile.hpp): the device time of one launch, started just before it is enqueued
+/// and stopped just after. Never waits: read() says whether the times are known yet.
+class launch_timer {
+public:
+  virtual ~launch_timer() = default;
+  /// Called once, after the launch is enqueued (on the launching thread).
+  virtual void stop() = 0;
+  /// The kernel's start and end in µs of the profile clock (profile::now_us), once they are
+  /// known; `wait`: wait until they are (at the report). False: not yet, or never (a failure).
+  virtual bool read(bool wait, double &start_us, double &end_us) = 0;
+};
+
 /// An in-order stream of launches on one device. Used by one thread at a time.
 class stream {
 public:
@@ -56,6 +68,10 @@ public:
     (void)host_dst, (void)device_src, (void)bytes;
     return false;
   }
+  /// Profiling: a timer for the next launch (OFFLOAD_PROFILE / OFFLOAD_TRACE only). The default
+  /// reads the host clock at start and stop: the kernel's time where launch() runs it (the CPU
+  /// device). GPUs record device events on the stream.
+  virtual std::unique_ptr<launch_timer> start_timer();
 };
 
 /// One device: its memory, its copies, its streams.
@@ -76,10 +92,11 @@ public:
   /// GPUs keep released blocks for reuse (the driver's free waits for the whole device).
   virtual void *allocate(std::uint64_t bytes) = 0;
   virtual void release(void *memory) noexcept = 0;
-  /// Synchronous copies; throw device_failure.
-  virtual void copy_in(void *device_dst, const void *host_src, std::uint64_t bytes) = 0;
-  virtual void copy_out(void *host_dst, const void *device_src, std::uint64_t bytes) = 0;
-  virtual void copy_within(void *device_dst, const void *device_src, std::uint64_t bytes) = 0;
+  /// Synchronous copies; throw device_failure. Timed here when profiling is on (profile.hpp):
+  /// every copy of every device passes these three.
+  void copy_in(void *device_dst, const void *host_src, std::uint64_t bytes);
+  void copy_out(void *host_dst, const void *device_src, std::uint64_t bytes);
+  void copy_within(void *device_dst, const void *device_src, std::uint64_t bytes);
   /// A new stream (throws device_failure when the device cannot make one).
   virtual std::unique_ptr<stream> open_stream() = 0;
   /// Whether an argument mapped `from` is filled from the host too: on the CPU device, elements
@@ -90,6 +107,12 @@ public:
   present_table &present() { return *present_; }
   /// The launches that returned before their kernels ended, and when they are waited for.
   deferred_launches &deferred() { return deferred_; }
+
+protected:
+  /// The device's own copies (copy_in/copy_out/copy_within call them).
+  virtual void do_copy_in(void *device_dst, const void *host_src, std::uint64_t bytes) = 0;
+  virtual void do_copy_out(void *host_dst, const void *device_src, std::uint64_t bytes) = 0;
+  virtual void do_copy_within(void *device_dst, const void *device_src, std::uint64_t bytes) = 0;
 
 private:
   int number_;

@@ -11,6 +11,7 @@
 #include "device_table.hpp"
 #include "launch_sequence.hpp"
 #include "present_table.hpp"
+#include "profile.hpp"
 #include "settings.hpp"
 
 #include <offload/detail/data_api.hpp>
@@ -154,7 +155,7 @@ struct queue_state {
     if (in_flight.empty() || !stream)
       return true;
     try {
-      stream->sync();
+      rt::sync_stream(device, *stream);
       in_flight.clear();
       return true;
     } catch (const rt::device_failure &f) {

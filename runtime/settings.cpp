@@ -9,6 +9,7 @@
 #include <cstring>
 #include <strings.h>
 #include <thread>
+#include <unistd.h>
 
 namespace offload::rt {
 namespace {
@@ -118,6 +119,28 @@ settings read_settings() {
     else
       s.schedule = static_cast<settings::cuda_schedule>(i);
   }
+  if (const char *p = get("OFFLOAD_PROFILE")) {
+    if (whole_number(p, 0, 1, n))
+      s.profile = n == 1;
+    else
+      problem(std::string("OFFLOAD_PROFILE=") + p +
+              " is not understood (1: print each device's kernel and copy times at exit; 0 or "
+              "unset: no profile)");
+  }
+  if (const char *t = get("OFFLOAD_TRACE")) {
+    const std::string path = t;
+    const std::string::size_type slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (file.size() <= 5 || file.compare(file.size() - 5, 5, ".json") != 0)
+      problem("OFFLOAD_TRACE=" + path +
+              " is not understood (the file to write the timeline to, ending in .json)");
+    else if (access(dir.c_str(), W_OK | X_OK) != 0)
+      problem("OFFLOAD_TRACE=" + path + ": the folder " + dir +
+              " cannot be written to (" + std::strerror(errno) + ")");
+    else
+      s.trace_path = path;
+  }
   return s;
 }
 
@@ -126,6 +149,11 @@ settings read_settings() {
 const settings &current_settings() {
   static const settings s = read_settings();
   return s;
+}
+
+bool profiling_requested() {
+  const settings &s = current_settings();
+  return s.problem.empty() && (s.profile || !s.trace_path.empty());
 }
 
 std::uint32_t info_flags() {

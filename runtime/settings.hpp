@@ -29,12 +29,24 @@ struct settings {
   /// OFFLOAD_LAUNCH_BLOCKING=1: every launch waits for its kernel (a failure then shows at the
   /// launch that made it, as CUDA_LAUNCH_BLOCKING does for CUDA).
   bool launch_blocking = false;
+  /// OFFLOAD_PROFILE=1: the kernel and copy table per device, on stderr at exit (profile.hpp).
+  bool profile = false;
+  /// OFFLOAD_TRACE=FILE.json: the Chrome trace-event timeline written there at exit; empty: none.
+  std::string trace_path;
   /// Why the environment cannot be used (the first problem found), or empty.
   std::string problem;
 };
 
 /// The process's settings, read from the environment at the first call.
 const settings &current_settings();
+
+/// Whether OFFLOAD_PROFILE or OFFLOAD_TRACE asks for profiling (the launch path's one test: a
+/// bool read once). False when the environment has a problem (the first launch reports it).
+bool profiling_requested();
+inline bool profiling() {
+  static const bool on = profiling_requested();
+  return on;
+}
 
 /// OFFLOAD_INFO's bits (a hot-path shortcut for current_settings().info).
 std::uint32_t info_flags();

@@ -49,6 +49,7 @@ check() {
 
 # e2e SOURCE [ARGS [CHECKFILE [PREFIX]]]: compiles SOURCE with the driver and the sanitizing
 # host compiler, runs it on the CPU device and FileChecks its output (stdout and stderr).
+# $E2E_ENV: more VAR=value settings for the run.
 e2e() {
   local src=$1 args=${2:-} checkfile=${3:-$1} prefix=${4:-CHECK}
   local name exe
@@ -59,7 +60,7 @@ e2e() {
   local image_flag=--cpu-image=off
   [ "${E2E_CPU_IMAGE:-0}" = 1 ] && image_flag=--cpu-image=on
   check "$name" "'$driver' -O1 -g $image_flag --host-compiler='$wrapper' '$root/$src' -o '$exe' &&
-    env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=3 CONCURRENCY_TIMEOUT=300 '$exe' $args 2>&1 |
+    env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=3 CONCURRENCY_TIMEOUT=300 ${E2E_ENV:-} '$exe' $args 2>&1 |
     '$filecheck' '$root/$checkfile' --check-prefix=$prefix"
 }
 
@@ -121,6 +122,9 @@ EOF
     e2e tests/lit/e2e/data_model.cpp
     e2e tests/lit/e2e/same_results.cpp
     e2e examples/device/matmul.cpp 100 tests/lit/e2e/device_examples.test MM
+    # Profiling: four threads launching at once record into one table and trace.
+    E2E_ENV="OFFLOAD_PROFILE=1 OFFLOAD_TRACE=$dir/e2e/profile.json" \
+      e2e tests/lit/e2e/profile.cpp "" tests/lit/e2e/profile.cpp OUT
   fi
   # The runtime the programs ran with was this directory's (not build/lib's).
   check linked-runtime "ldd '$dir/e2e/concurrency' | grep -q '$dir/lib/liboffload-cxx-rt.so'"

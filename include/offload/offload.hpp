@@ -1,6 +1,6 @@
 // offload/offload.hpp — the one header users include: kernels and launch, explicit map
 // directions, data regions, device buffers, queues, and the device-side library (work-item
-// indices).
+// indices), profiling (offload::profile_report, offload::scoped_range).
 #pragma once
 
 #include <offload/abi.hpp>
@@ -12,6 +12,7 @@
 #include <offload/map.hpp>
 #include <offload/math.hpp>
 #include <offload/multi_device.hpp>
+#include <offload/profile.hpp>
 #include <offload/queue.hpp>
 #include <offload/reduce.hpp>
 #include <offload/region.hpp>

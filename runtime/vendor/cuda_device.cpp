@@ -8,6 +8,7 @@
 
 #include "cuda_driver.hpp"
 
+#include "../profile.hpp"
 #include "../registry.hpp"
 #include "../settings.hpp"
 
@@ -36,6 +37,7 @@ public:
   void sync() override;
   bool can_defer() const override { return true; }
   bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) override;
+  std::unique_ptr<launch_timer> start_timer() override;
 
 private:
   cuda_gpu &gpu_;
@@ -66,16 +68,16 @@ public:
   // all: both are ordered only on the legacy stream, which the launch streams (non-blocking) do
   // not wait for. So the legacy stream is waited for after them (found on the H200: a kernel
   // read part of its input before it arrived).
-  void copy_in(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_in(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
     d_.check(d_.memcpy_htod(address(dst), src, bytes));
     d_.check(d_.stream_synchronize(nullptr));
   }
-  void copy_out(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
     d_.check(d_.memcpy_dtoh(dst, address(src), bytes));
   }
-  void copy_within(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
     d_.check(d_.memcpy_dtod(address(dst), address(src), bytes));
     d_.check(d_.stream_synchronize(nullptr));
@@ -85,6 +87,47 @@ public:
     void *s = nullptr;
     d_.check(d_.stream_create(&s, stream_non_blocking));
     return std::make_unique<cuda_stream>(*this, s);
+  }
+
+  /// Profiling: an event (kept for reuse), or null when the driver cannot make one.
+  void *take_event() {
+    {
+      std::lock_guard guard(events_lock_);
+      if (!events_.empty()) {
+        void *e = events_.back();
+        events_.pop_back();
+        return e;
+      }
+    }
+    void *e = nullptr;
+    return d_.event_create && d_.event_create(&e, 0) == 0 ? e : nullptr;
+  }
+  void give_event(void *e) noexcept {
+    if (!e)
+      return;
+    std::lock_guard guard(events_lock_);
+    events_.push_back(e);
+  }
+  /// Profiling: the reference event, recorded once on the legacy stream and waited for while
+  /// the host clock is read, so that event times convert to the profile clock
+  /// (ref_us + cuEventElapsedTime(ref, e)). False when it cannot be had.
+  bool reference(void *&event, double &us) {
+    std::lock_guard guard(events_lock_);
+    if (!reference_tried_) {
+      reference_tried_ = true;
+      make_current();
+      void *e = nullptr;
+      if (d_.event_create && d_.event_create(&e, 0) == 0) {
+        if (d_.event_record(e, nullptr) == 0 && d_.event_synchronize(e) == 0) {
+          reference_ = e;
+          reference_us_ = profile::now_us();
+        } else {
+          d_.event_destroy(e);
+        }
+      }
+    }
+    event = reference_, us = reference_us_;
+    return reference_ != nullptr;
   }
 
   /// The kernel's function in this device's module of its program (loaded once), or null.
@@ -134,6 +177,51 @@ private:
   memory_pool pool_;
   std::mutex lock_;
   std::map<const void *, void *> modules_;  // by image; null: did not load
+  std::mutex events_lock_;
+  std::vector<void *> events_;  // profiling's events, kept for reuse
+  bool reference_tried_ = false;
+  void *reference_ = nullptr;
+  double reference_us_ = 0;
+};
+
+/// Profiling: a launch's start and end events on its stream (read when the end is done; the
+/// launch path never waits for them).
+class cuda_timer final : public launch_timer {
+public:
+  cuda_timer(cuda_gpu &gpu, void *stream, void *start, void *end, void *reference,
+             double reference_us)
+      : gpu_(gpu), stream_(stream), start_(start), end_(end), reference_(reference),
+        reference_us_(reference_us) {}
+  ~cuda_timer() override {
+    gpu_.give_event(start_);
+    gpu_.give_event(end_);
+  }
+  void stop() override {
+    const cuda_driver &d = gpu_.driver();
+    recorded_ = d.event_record(end_, stream_) == 0;
+  }
+  bool read(bool wait, double &start_us, double &end_us) override {
+    if (!recorded_)
+      return false;
+    const cuda_driver &d = gpu_.driver();
+    gpu_.make_current();
+    const int done = wait ? d.event_synchronize(end_) : d.event_query(end_);
+    if (done != 0)
+      return false;  // 600: not yet; anything else: the launch failed, and is left out
+    float from_reference = 0, took = 0;
+    if (d.event_elapsed_time(&from_reference, reference_, start_) != 0 ||
+        d.event_elapsed_time(&took, start_, end_) != 0)
+      return false;
+    start_us = reference_us_ + 1000.0 * static_cast<double>(from_reference);
+    end_us = start_us + 1000.0 * static_cast<double>(took);
+    return true;
+  }
+
+private:
+  cuda_gpu &gpu_;
+  void *stream_, *start_, *end_, *reference_;
+  double reference_us_;
+  bool recorded_ = false;
 };
 
 cuda_stream::~cuda_stream() {
@@ -197,6 +285,21 @@ bool cuda_stream::copy_out_in_order(void *host_dst, const void *device_src, std:
   d.check(d.memcpy_dtoh_async(host_dst, reinterpret_cast<cu_device_ptr>(device_src), bytes, stream_));
   d.check(d.stream_synchronize(stream_));
   return true;
+}
+
+std::unique_ptr<launch_timer> cuda_stream::start_timer() {
+  void *reference = nullptr;
+  double reference_us = 0;
+  if (!gpu_.reference(reference, reference_us))
+    return stream::start_timer();  // no events: the host clock around the enqueue
+  void *start = gpu_.take_event(), *end = gpu_.take_event();
+  gpu_.make_current();
+  if (!start || !end || gpu_.driver().event_record(start, stream_) != 0) {
+    gpu_.give_event(start);
+    gpu_.give_event(end);
+    return stream::start_timer();
+  }
+  return std::make_unique<cuda_timer>(gpu_, stream_, start, end, reference, reference_us);
 }
 
 void cuda_stream::sync() {

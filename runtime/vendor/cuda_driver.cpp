@@ -51,6 +51,14 @@ const cuda_driver *cuda_driver::get() {
         load(d.memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2") && load(d.memcpy_dtod, "cuMemcpyDtoD_v2") &&
         load(d.get_error_string, "cuGetErrorString");
     load(d.occupancy_max_potential_block_size, "cuOccupancyMaxPotentialBlockSize");
+    // Profiling's device times (profile.hpp); without them launches are timed on the host.
+    if (!(load(d.event_create, "cuEventCreate") && load(d.event_record, "cuEventRecord") &&
+          load(d.event_query, "cuEventQuery") &&
+          load(d.event_synchronize, "cuEventSynchronize") &&
+          load(d.event_destroy, "cuEventDestroy_v2") &&
+          (load(d.event_elapsed_time, "cuEventElapsedTime_v2") ||
+           load(d.event_elapsed_time, "cuEventElapsedTime"))))
+      d.event_create = nullptr;
     if (!ok || d.init(0) != 0)
       return nullptr;
     return &d;

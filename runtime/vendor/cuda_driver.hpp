@@ -40,6 +40,13 @@ struct cuda_driver {
   /// cuOccupancyMaxPotentialBlockSize (null when the driver lacks it).
   int (*occupancy_max_potential_block_size)(int *, int *, void *, std::size_t (*)(int),
                                             std::size_t, int);
+  /// cuEvent*: profiling's device times (event_create null when the driver lacks one of them).
+  int (*event_create)(void **, unsigned);
+  int (*event_record)(void *, void *);
+  int (*event_query)(void *);  // 0: done; 600 (CUDA_ERROR_NOT_READY): not yet
+  int (*event_synchronize)(void *);
+  int (*event_elapsed_time)(float *, void *, void *);  // milliseconds
+  int (*event_destroy)(void *);
 
   /// The driver, initialised; null without one (or when cuInit fails).
   static const cuda_driver *get();

@@ -5,7 +5,11 @@
 // and a stream is an ol queue.
 #include "backends.hpp"
 
+#include "../profile.hpp"
 #include "../registry.hpp"
+
+#include <algorithm>
+#include <memory>
 #include "../settings.hpp"
 
 #include <OffloadAPI.h>
@@ -38,10 +42,13 @@ public:
   void launch(const kernel_info *kernel, const detail::launch_request &request,
               const abi::slot_t *slots) override;
   void sync() override { check(olSyncQueue(queue_)); }
+  std::unique_ptr<launch_timer> start_timer() override;
 
 private:
   ol_gpu &gpu_;
   ol_queue_handle_t queue_;
+  /// Profiling: when the queue's last timed launch was seen done (profile clock, µs).
+  std::shared_ptr<double> last_end_ = std::make_shared<double>(0);
   std::unordered_map<const kernel_info *, ol_symbol_handle_t> symbols_;  // null: not here
   std::vector<abi::slot_t> arguments_;
 };
@@ -55,13 +62,13 @@ public:
   ol_device_handle_t handle() const { return gpu_; }
   void *allocate(std::uint64_t bytes) override { return pool_.take(bytes); }
   void release(void *memory) noexcept override { pool_.give_back(memory); }
-  void copy_in(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_in(void *dst, const void *src, std::uint64_t bytes) override {
     check(olMemcpy(nullptr, dst, gpu_, src, host_, bytes));
   }
-  void copy_out(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
     check(olMemcpy(nullptr, dst, host_, src, gpu_, bytes));
   }
-  void copy_within(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     check(olMemcpy(nullptr, dst, gpu_, src, gpu_, bytes));
   }
   std::unique_ptr<stream> open_stream() override {
@@ -137,6 +144,51 @@ void ol_stream::launch(const kernel_info *kernel, const detail::launch_request &
   size.DynSharedMemory = request.dynamic_shared_bytes;
   check(olLaunchKernel(queue_, gpu_.handle(), symbols_.at(kernel), arguments_.data(),
                        arguments_.size() * sizeof(abi::slot_t), &size));
+}
+
+/// Profiling on a liboffload queue: the offload API's events say only whether they are done, not
+/// when, so a launch is timed on the host, from its enqueue (or the end of the launch before it
+/// on the queue, whichever is later) to the moment a wait or a poll first sees its event done —
+/// an upper bound, tight when the launch is waited for (offload::launch always is, unless
+/// nothing comes back).
+class ol_timer final : public launch_timer {
+public:
+  ol_timer(ol_queue_handle_t queue, std::shared_ptr<double> last_end)
+      : queue_(queue), last_end_(std::move(last_end)), start_(profile::now_us()) {}
+  ~ol_timer() override {
+    if (event_)
+      olDestroyEvent(event_);
+  }
+  void stop() override {
+    if (olCreateEvent(queue_, &event_) != nullptr)
+      event_ = nullptr;
+  }
+  bool read(bool wait, double &start_us, double &end_us) override {
+    if (!event_)
+      return false;
+    if (wait) {
+      if (olSyncEvent(event_) != nullptr)
+        return false;
+    } else {
+      bool done = false;
+      if (olGetEventInfo(event_, OL_EVENT_INFO_IS_COMPLETE, sizeof done, &done) != nullptr || !done)
+        return false;
+    }
+    end_us = profile::now_us();
+    start_us = std::max(start_, std::min(*last_end_, end_us));
+    *last_end_ = end_us;
+    return true;
+  }
+
+private:
+  ol_queue_handle_t queue_;
+  std::shared_ptr<double> last_end_;
+  double start_;
+  ol_event_handle_t event_ = nullptr;
+};
+
+std::unique_ptr<launch_timer> ol_stream::start_timer() {
+  return std::make_unique<ol_timer>(queue_, last_end_);
 }
 
 } // namespace

@@ -230,6 +230,8 @@ int main(int argc, char **argv) {
       {"env-stack-garbage", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-garbage */ }},
       {"env-stack-negative", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-negative */ }},
       {"env-bad-cuda-schedule", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-cuda-schedule */ }},
+      {"env-bad-profile", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-profile */ }},
+      {"env-bad-trace", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-trace */ }},
       {"env-bad-omp-offload", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-omp-offload */ }},
       {"span-bytes-overflow", [] {
          double d = 1;

@@ -22,17 +22,17 @@ public:
     ++releases;
     std::free(memory);
   }
-  void copy_in(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_in(void *dst, const void *src, std::uint64_t bytes) override {
     if (fail_copies_in && copies_in + 1 >= fail_copies_in)
       device_fails("refused by the test");
     ++copies_in;
     std::memcpy(dst, src, bytes);
   }
-  void copy_out(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
     ++copies_out;
     std::memcpy(dst, src, bytes);
   }
-  void copy_within(void *dst, const void *src, std::uint64_t bytes) override {
+  void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     std::memmove(dst, src, bytes);
   }
   std::unique_ptr<stream> open_stream() override;

@@ -1,0 +1,415 @@
+// runtime/profile.cpp — see profile.hpp. One lock guards everything the profiler holds (the
+// table, the trace, the timers not read yet); a launch takes it once.
+#include "profile.hpp"
+
+#include "profile_data.hpp"
+#include "registry.hpp"
+
+#include <offload/profile.hpp>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <unordered_set>
+
+namespace offload::rt {
+
+std::unique_ptr<launch_timer> stream::start_timer() {
+  /// The host clock around launch(): the kernel's time where launch() runs it.
+  struct host_timer final : launch_timer {
+    double start = profile::now_us(), end = 0;
+    void stop() override { end = profile::now_us(); }
+    bool read(bool, double &s, double &e) override {
+      s = start, e = end;
+      return true;
+    }
+  };
+  return std::make_unique<host_timer>();
+}
+
+void device::copy_in(void *device_dst, const void *host_src, std::uint64_t bytes) {
+  if (!profiling()) [[likely]]
+    return do_copy_in(device_dst, host_src, bytes);
+  const double start = profile::now_us();
+  do_copy_in(device_dst, host_src, bytes);
+  profile::copied(*this, profile::copy_kind::to_device, bytes, start, profile::now_us());
+}
+
+void device::copy_out(void *host_dst, const void *device_src, std::uint64_t bytes) {
+  if (!profiling()) [[likely]]
+    return do_copy_out(host_dst, device_src, bytes);
+  const double start = profile::now_us();
+  do_copy_out(host_dst, device_src, bytes);
+  profile::copied(*this, profile::copy_kind::from_device, bytes, start, profile::now_us());
+}
+
+void device::copy_within(void *device_dst, const void *device_src, std::uint64_t bytes) {
+  if (!profiling()) [[likely]]
+    return do_copy_within(device_dst, device_src, bytes);
+  const double start = profile::now_us();
+  do_copy_within(device_dst, device_src, bytes);
+  profile::copied(*this, profile::copy_kind::within, bytes, start, profile::now_us());
+}
+
+namespace profile {
+namespace {
+
+using clock = std::chrono::steady_clock;
+const clock::time_point epoch = clock::now();
+
+// Trace processes: the host's threads, the CPU device, then GPU n.
+constexpr int host_pid = 0;
+int pid_of(const device &on) { return on.is_cpu() ? 1 : on.number() + 2; }
+// A device's tracks: GPU streams 1, 2, ...; CPU device launches by thread (1, 2, ...); copies
+// by thread from copy_tid_base.
+constexpr int copy_tid_base = 1000;
+
+/// A launch whose timer is not read yet.
+struct pending {
+  std::unique_ptr<launch_timer> timer;
+  kernel_row *row;
+  int pid, tid;
+  std::uint32_t grid[3], block[3];
+};
+
+struct state {
+  std::mutex lock;
+  table rows;
+  std::deque<trace_event> events;  // a deque: no copying as it grows
+  trace_tracks tracks;
+  std::vector<pending> waiting;
+  std::unordered_set<std::string> names;  // interned trace names (waits)
+  std::map<const device *, const std::string *> wait_names;
+  /// Kernel rows by (device, kernel, launch site): no string is built for a known launch.
+  std::map<std::tuple<const device *, const void *, const char *, std::uint32_t>, kernel_row *>
+      kernels;
+  std::map<std::pair<const device *, const void *>, int> stream_tids;  // by stream
+  std::map<const device *, int> next_stream_tid;
+  bool trace = false;
+  bool finished = false;
+
+  const std::string &intern(std::string name) { return *names.insert(std::move(name)).first; }
+
+  void name_process(int pid, const std::string &name) {
+    if (trace)
+      tracks.processes.try_emplace(pid, name);
+  }
+  /// Names a track at its first event (`name` makes the name: not built for a known track).
+  template <class Name> void name_thread(int pid, int tid, Name name) {
+    if (trace && !tracks.threads.count({pid, tid}))
+      tracks.threads.emplace(std::pair{pid, tid}, name());
+  }
+
+  void record(pending &p, double start, double end) {
+    p.row->time.add(end - start);
+    if (!trace)
+      return;
+    trace_event e;
+    e.name = &p.row->kernel;
+    e.category = "kernel";
+    e.ts = start;
+    e.dur = end - start;
+    e.pid = p.pid;
+    e.tid = p.tid;
+    e.site = &p.row->site;
+    e.has_grid = true;
+    std::memcpy(e.grid, p.grid, sizeof e.grid);
+    std::memcpy(e.block, p.block, sizeof e.block);
+    events.push_back(e);
+  }
+
+  /// Reads the timers that are done; all of them when `wait`. Under the lock.
+  void collect_locked(bool wait) {
+    std::size_t kept = 0;
+    for (pending &p : waiting) {
+      double start = 0, end = 0;
+      bool done = false;
+      try {
+        done = p.timer->read(wait, start, end);
+      } catch (...) {
+        done = false;  // a device that failed: the launch is left out
+        p.timer.reset();
+      }
+      if (done)
+        record(p, start, end);
+      else if (p.timer && !wait)
+        waiting[kept++] = std::move(p);
+    }
+    waiting.resize(kept);
+  }
+};
+
+state &the_state() {
+  static state *s = [] {  // never destroyed: threads may still report at exit
+    auto *made = new state;
+    made->trace = !current_settings().trace_path.empty();
+    return made;
+  }();
+  return *s;
+}
+
+void finish();
+
+/// The report at exit, registered when profiling first records something (after the devices
+/// exist, so it runs before anything they need is torn down).
+void register_finish() {
+  static const bool registered = [] {
+    std::atexit(finish);
+    return true;
+  }();
+  (void)registered;
+}
+
+thread_local int this_thread_number = 0;
+std::atomic<int> threads_seen{0};
+
+std::string trace_text() {
+  state &s = the_state();
+  std::lock_guard guard(s.lock);
+  s.collect_locked(/*wait=*/true);
+  return trace_json(s.events, s.tracks);
+}
+
+void write_trace(const std::string &path) {
+  // Written whole to FILE.json.tmp, then renamed over FILE.json: an interrupted program never
+  // leaves half a file where a previous good one was.
+  const std::string text = trace_text();
+  const std::string tmp = path + ".tmp";
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f)
+    ok = std::fclose(f) == 0 && ok;
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0)
+    return;
+  const int why = errno;
+  std::remove(tmp.c_str());
+  std::fprintf(stderr, "offload-cxx: error: OFFLOAD_TRACE=%s: the timeline could not be written (%s)\n",
+               path.c_str(), std::strerror(why));
+}
+
+void finish() {
+  state &s = the_state();
+  {
+    std::lock_guard guard(s.lock);
+    if (s.finished)
+      return;
+    s.finished = true;
+  }
+  const settings &set = current_settings();
+  if (set.profile)
+    offload::profile_report(stderr);
+  if (!set.trace_path.empty())
+    write_trace(set.trace_path);
+}
+
+} // namespace
+
+double now_us() {
+  return std::chrono::duration<double, std::micro>(clock::now() - epoch).count();
+}
+
+int thread_number() {
+  if (!this_thread_number)
+    this_thread_number = ++threads_seen;
+  return this_thread_number;
+}
+
+void launch(device &on, stream &s, const kernel_info *kernel,
+            const detail::launch_request &request, const abi::slot_t *slots) {
+  std::unique_ptr<launch_timer> timer = s.start_timer();
+  s.launch(kernel, request, slots);
+  timer->stop();
+  const int thread = thread_number();
+  state &st = the_state();
+  std::lock_guard guard(st.lock);
+  register_finish();
+  // The thread's last launch is usually launched again: no lookup then.
+  using key = std::tuple<const device *, const void *, const char *, std::uint32_t>;
+  thread_local key last_key{};
+  thread_local kernel_row *last_row = nullptr;
+  const key k{&on, request.kernel, request.where.file, request.where.line};
+  if (!last_row || k != last_key) {
+    kernel_row *&row = st.kernels[k];
+    if (!row)
+      row = &st.rows.kernel(on.name(), kernel_name(request, kernel), short_location(request.where));
+    last_key = k, last_row = row;
+  }
+  kernel_row *row = last_row;
+  pending p{std::move(timer), row, pid_of(on), 0, {}, {}};
+  if (st.trace) {
+    st.name_process(p.pid, on.name());
+    if (on.is_cpu()) {
+      p.tid = thread;
+      st.name_thread(p.pid, p.tid, [&] { return "launches of thread " + std::to_string(thread); });
+    } else {
+      int &tid = st.stream_tids[{&on, &s}];
+      if (!tid) {
+        tid = ++st.next_stream_tid[&on];
+        st.name_thread(p.pid, tid, [&] {
+          return "stream " + std::to_string(tid) + " (thread " + std::to_string(thread) + ")";
+        });
+      }
+      p.tid = tid;
+    }
+    const auto &g = request.workgroups, &b = request.threads;
+    const std::uint32_t grid[3] = {g.x, g.y, g.z}, block[3] = {b.x, b.y, b.z};
+    std::memcpy(p.grid, grid, sizeof grid);
+    std::memcpy(p.block, block, sizeof block);
+  }
+  double start = 0, end = 0;
+  bool done = false;
+  try {
+    done = p.timer->read(/*wait=*/false, start, end);
+  } catch (...) {  // the launch was enqueued: its failure, if any, shows at its wait
+  }
+  if (done) {
+    st.record(p, start, end);
+    return;
+  }
+  st.waiting.push_back(std::move(p));
+  if (st.waiting.size() >= 4096)  // a long run of launches nobody waits for: read what is done
+    st.collect_locked(/*wait=*/false);
+}
+
+void copied(const device &on, copy_kind kind, std::uint64_t bytes, double start_us, double end_us) {
+  static const std::string directions[] = {"host to device", "device to host", "device to device"};
+  const std::string &direction = directions[static_cast<int>(kind)];
+  const int thread = thread_number();
+  state &st = the_state();
+  std::lock_guard guard(st.lock);
+  register_finish();
+  copy_row &row = st.rows.copy(on.name(), direction);
+  row.bytes += bytes;
+  row.time.add(end_us - start_us);
+  if (!st.trace)
+    return;
+  trace_event e;
+  e.name = &row.direction;
+  e.category = "copy";
+  e.ts = start_us;
+  e.dur = end_us - start_us;
+  e.pid = pid_of(on);
+  e.tid = copy_tid_base + thread;
+  e.bytes = bytes;
+  st.name_process(e.pid, on.name());
+  st.name_thread(e.pid, e.tid, [&] { return "copies of thread " + std::to_string(thread); });
+  st.events.push_back(e);
+}
+
+void sync(const device &on, stream &s) {
+  const double start = now_us();
+  s.sync();  // a failure is the caller's: the wait is left out of the trace
+  const double end = now_us();
+  const int thread = thread_number();
+  state &st = the_state();
+  std::lock_guard guard(st.lock);
+  if (st.trace && !on.is_cpu()) {  // the CPU device's streams have nothing to wait for
+    trace_event e;
+    const std::string *&name = st.wait_names[&on];
+    if (!name)
+      name = &st.intern("wait for " + on.name());
+    e.name = name;
+    e.category = "wait";
+    e.ts = start;
+    e.dur = end - start;
+    e.pid = host_pid;
+    e.tid = thread;
+    st.name_process(host_pid, "host");
+    st.name_thread(host_pid, thread, [&] { return "thread " + std::to_string(thread); });
+    st.events.push_back(e);
+  }
+  st.collect_locked(/*wait=*/false);
+}
+
+void collect(bool wait) {
+  state &st = the_state();
+  std::lock_guard guard(st.lock);
+  st.collect_locked(wait);
+}
+
+} // namespace profile
+} // namespace offload::rt
+
+namespace offload {
+
+namespace {
+/// A range being timed (profiling on); null when only NVTX (or nothing) takes it.
+struct open_range {
+  rt::profile::range_row *row;
+  double start;
+};
+/// scoped_range's token when NVTX took the range and profiling is off.
+char nvtx_only;
+} // namespace
+
+scoped_range::scoped_range(const char *name) {
+  const bool nvtx = rt::profile::nvtx_push(name);
+  if (!rt::profiling()) {
+    token_ = nvtx ? &nvtx_only : nullptr;
+    return;
+  }
+  rt::profile::state &st = rt::profile::the_state();
+  rt::profile::range_row *row;
+  {
+    std::lock_guard guard(st.lock);
+    rt::profile::register_finish();
+    row = &st.rows.range(name);
+  }
+  token_ = new open_range{row, rt::profile::now_us()};
+  nvtx_ = nvtx;
+}
+
+scoped_range::~scoped_range() {
+  if (!token_)
+    return;
+  if (token_ == &nvtx_only) {
+    rt::profile::nvtx_pop();
+    return;
+  }
+  auto *r = static_cast<open_range *>(token_);
+  const double end = rt::profile::now_us();
+  const int thread = rt::profile::thread_number();
+  rt::profile::state &st = rt::profile::the_state();
+  {
+    std::lock_guard guard(st.lock);
+    r->row->time.add(end - r->start);
+    if (st.trace) {
+      rt::profile::trace_event e;
+      e.name = &r->row->name;
+      e.category = "range";
+      e.ts = r->start;
+      e.dur = end - r->start;
+      e.pid = rt::profile::host_pid;
+      e.tid = thread;
+      st.name_process(rt::profile::host_pid, "host");
+      st.name_thread(rt::profile::host_pid, thread, [&] { return "thread " + std::to_string(thread); });
+      st.events.push_back(e);
+    }
+  }
+  delete r;
+  if (nvtx_)
+    rt::profile::nvtx_pop();
+}
+
+std::string profile_report_text() {
+  if (!rt::profiling())
+    return "offload-cxx profile: off (set OFFLOAD_PROFILE=1 or OFFLOAD_TRACE=FILE.json)\n";
+  rt::profile::state &st = rt::profile::the_state();
+  std::lock_guard guard(st.lock);
+  st.collect_locked(/*wait=*/true);
+  return st.rows.render();
+}
+
+void profile_report(std::FILE *to) {
+  const std::string text = profile_report_text();
+  std::fwrite(text.data(), 1, text.size(), to ? to : stderr);
+  std::fflush(to ? to : stderr);
+}
+
+} // namespace offload
