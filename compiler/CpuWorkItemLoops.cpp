@@ -45,6 +45,9 @@ constexpr StringRef NoBarriersName = "offload.no_barriers";
 constexpr unsigned ThreadOffset = 0, BlockDimOffset = 24;
 // The state a work-item that ended records (others record their next region's number).
 constexpr uint32_t Ended = ~0u;
+// More barriers than this (after inlining) keep the fibers: the loops' code and compile time
+// grow with the regions.
+constexpr unsigned MaxBarriers = 64;
 
 std::string demangled(StringRef Mangled) { return llvm::demangle(Mangled.str()); }
 
@@ -104,6 +107,14 @@ public:
       return Why;
     copyThreadLocalAddressesToUses();
     if (Barriers) {
+      unsigned Count = 0;
+      for (Instruction &I : instructions(F))
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (const Function *Callee = calledFunction(*CB); Callee && isBarrier(*Callee))
+            ++Count;
+      if (Count > MaxBarriers)
+        return "it has " + std::to_string(Count) + " barriers after inlining (work-item loops "
+               "split at most " + std::to_string(MaxBarriers) + ": each region is a copy of code)";
       tidy();
       splitAtBarriers();
       demoteValuesLiveAcrossBarriers();
@@ -488,15 +499,16 @@ private:
 
     // One scratch buffer for the per-work-item arrays and the states.
     Value *Bytes = B.getInt64(0);
-    auto reserve = [&](uint64_t Stride) {
+    auto reserve = [&](uint64_t Stride, uint64_t Extra = 0) {
       Value *Offset = Bytes;
-      Value *End = B.CreateAdd(Bytes, B.CreateMul(Count64, B.getInt64(Stride)));
+      Value *End = B.CreateAdd(Bytes, B.CreateAdd(B.CreateMul(Count64, B.getInt64(Stride)),
+                                                  B.getInt64(Extra)));
       Bytes = B.CreateAnd(B.CreateAdd(End, B.getInt64(63)), B.getInt64(~uint64_t(63)));
       return Offset;
     };
     SmallVector<uint64_t, 16> Strides;
     SmallVector<Value *, 16> Arrays;
-    Value *States = nullptr;
+    Value *States = nullptr, *Pending = nullptr;
     FunctionCallee NextRegion;
     if (Barriers) {
       SmallVector<Value *, 16> Offsets;
@@ -506,6 +518,7 @@ private:
         Offsets.push_back(reserve(Strides.back()));
       }
       Value *StateAt = reserve(4);
+      Value *PendingAt = reserve(4, 8);  // the runtime's: count words and two of its own
       FunctionCallee Scratch = M.getOrInsertFunction(ScratchName, Ptr, I64);
       if (auto *SF = dyn_cast<Function>(Scratch.getCallee())) {
         SF->setReturnDoesNotAlias();
@@ -515,7 +528,9 @@ private:
       for (Value *Offset : Offsets)
         Arrays.push_back(B.CreateInBoundsGEP(I8, Base, Offset));
       States = B.CreateInBoundsGEP(I8, Base, StateAt, "states");
-      NextRegion = M.getOrInsertFunction(NextRegionName, I32, Ptr, I32);
+      Pending = B.CreateInBoundsGEP(I8, Base, PendingAt, "pending");
+      B.CreateStore(B.getInt32(0), B.CreateInBoundsGEP(I32, Pending, Count64));  // no round yet
+      NextRegion = M.getOrInsertFunction(NextRegionName, I32, Ptr, Ptr, I32);
       if (auto *NF = dyn_cast<Function>(NextRegion.getCallee())) {
         NF->setDoesNotThrow();
         NF->setOnlyAccessesArgMemory();
@@ -523,6 +538,7 @@ private:
     }
     BasicBlock *End = BasicBlock::Create(Ctx, "wi.end", &F);
     ReturnInst::Create(Ctx, End);
+    BasicBlock *Next = BasicBlock::Create(Ctx, "wi.next", &F);
 
     // Starts[R][0]: every work-item; Starts[R][1]: those waiting at region R's barrier.
     std::vector<std::array<BasicBlock *, 2>> Starts(Heads.size(), {nullptr, nullptr});
@@ -557,8 +573,10 @@ private:
       X->addIncoming(B.getInt32(0), YLoop);
       Value *Index64 = B.CreateZExt(B.CreateNUWAdd(Row, X, "item"), I64);
       Value *StateOf = Barriers ? B.CreateInBoundsGEP(I32, States, Index64, "state") : nullptr;
-      if (OnlyWaiting)
-        B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, StateOf), B.getInt32(R)), Body, XNext);
+      if (OnlyWaiting)  // the work-items the runtime releases from this region's barrier now
+        B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, B.CreateInBoundsGEP(I32, Pending, Index64)),
+                                      B.getInt32(R)),
+                       Body, XNext);
       else
         B.CreateBr(Body);
 
@@ -637,18 +655,20 @@ private:
       B.CreateCondBr(B.CreateICmpULT(Z1, Bz), ZLoop, Dispatch);
 
       B.SetInsertPoint(Dispatch);
-      if (!Barriers) {
-        B.CreateBr(End);
-        return;
-      }
-      // 2R: every work-item waits at region R's barrier; 2R + 1: some have ended.
-      Value *Next = B.CreateCall(NextRegion, {States, Count}, "next");
-      SwitchInst *S = B.CreateSwitch(Next, End, 2 * Heads.size());
-      for (size_t To = 1; To < Heads.size(); ++To) {
-        S->addCase(B.getInt32(2 * To), Starts[To][0]);
-        S->addCase(B.getInt32(2 * To + 1), Starts[To][1]);
-      }
+      B.CreateBr(Barriers ? Next : End);
     };
+    // One dispatch for all regions (a switch per region made the code quadratic in barriers):
+    // 2R releases every work-item at region R's barrier; 2R + 1 only some (others ended, or
+    // wait at another barrier: released in turn, as NVIDIA's bar.sync counts any barrier).
+    if (Barriers) {
+      B.SetInsertPoint(Next);
+      Value *To = B.CreateCall(NextRegion, {States, Pending, Count}, "next");
+      SwitchInst *S = B.CreateSwitch(To, End, 2 * Heads.size());
+      for (size_t R = 1; R < Heads.size(); ++R) {
+        S->addCase(B.getInt32(2 * R), Starts[R][0]);
+        S->addCase(B.getInt32(2 * R + 1), Starts[R][1]);
+      }
+    }
     for (size_t R = 0; R < Heads.size(); ++R) {
       emitRegion(R, false);
       if (R > 0)

@@ -195,8 +195,6 @@ thread_local std::vector<unsigned char> dynamic_shared_memory;
 
 namespace {
 thread_local const detail::launch_request *running_launch = nullptr;
-/// Set by __offload_cpu_next_region when a workgroup's work-items wait at different barriers.
-thread_local std::string barrier_mismatch;
 /// The per-work-item arrays of the workgroup this thread runs as work-item loops.
 struct aligned_delete {
   void operator()(unsigned char *p) const { ::operator delete[](p, std::align_val_t(64)); }
@@ -238,10 +236,6 @@ void cpu_device_run(const detail::launch_request &request, const abi::slot_t *sl
       run_workgroup_as_fibers(w.request, w.slots, block);
     } else if (w.loop) {
       w.loop(w.slots);
-      if (!barrier_mismatch.empty())
-        throw offload::error("offload-cxx: error: " +
-                             launch_site_text(w.request, find_kernel(w.request.kernel)) + ": " +
-                             std::exchange(barrier_mismatch, std::string()));
     } else {
       for (std::uint32_t z = 0; z < block.z; ++z)
         for (std::uint32_t y = 0; y < block.y; ++y)
@@ -295,33 +289,44 @@ void *__offload_cpu_workgroup_scratch(std::uint64_t bytes) {
   return loop_scratch.get();
 }
 
-/// The region R where the workgroup's work-items wait (their states): 2R when every work-item
-/// waits there, 2R + 1 when some have ended; ~0u when all ended. Work-items waiting at
-/// different barriers can never meet: recorded for the launch's error, and ~0u.
-std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32_t count) {
+/// The region whose barrier releases work-items next. Work-items are released in rounds, as
+/// NVIDIA's bar.sync 0 counts any barrier: a round starts once every work-item waits at a
+/// barrier or has ended (`states`: region numbers, ~0u for ended); its work-items are released
+/// one barrier (region) at a time, and none runs twice in a round, so no work-item passes a
+/// second barrier before all have passed one. `pending` (count + 2 words, count-th zeroed by the
+/// loops at the start): each work-item's region in this round, ~0u once released. Returns 2R
+/// when every work-item is released from region R's barrier, 2R + 1 when only some are (the
+/// loops then run those with pending == R), ~0u when all ended.
+std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32_t *pending,
+                                        std::uint32_t count) {
   constexpr std::uint32_t ended = ~0u;
-  std::uint32_t next = ended, first = 0;
-  bool some_ended = false;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    if (states[i] == ended) {
-      some_ended = true;
+  std::uint32_t &in_round = pending[count], &released = pending[count + 1];
+  if (in_round)
+    for (std::uint32_t i = 0; i < count; ++i)
+      if (pending[i] == released)
+        pending[i] = ended;
+  for (;;) {
+    if (!in_round) {
+      bool any = false;
+      for (std::uint32_t i = 0; i < count; ++i)
+        any |= (pending[i] = states[i]) != ended;
+      if (!any)
+        return ended;
+      in_round = 1;
+    }
+    std::uint32_t next = ended;
+    for (std::uint32_t i = 0; i < count; ++i)
+      next = std::min(next, pending[i]);
+    if (next == ended) {  // every work-item of this round was released: the next round
+      in_round = 0;
       continue;
     }
-    if (next == ended) {
-      next = states[i];
-      first = i;
-    } else if (states[i] != next) {
-      const offload::dim3 g = offload::detail::current_cpu_item.block;
-      offload::rt::barrier_mismatch =
-          "in workgroup (" + std::to_string(g.x) + "," + std::to_string(g.y) + "," +
-          std::to_string(g.z) + ") work-items " + std::to_string(first) + " and " +
-          std::to_string(i) + " (linear indices) wait at different offload::barrier() calls: "
-          "one is in a branch that not every work-item takes (on a GPU this hangs or is "
-          "undefined)";
-      return ended;
-    }
+    bool all = true;
+    for (std::uint32_t i = 0; i < count && all; ++i)
+      all = pending[i] == next;
+    released = next;
+    return 2 * next + (all ? 0 : 1);
   }
-  return next == ended ? ended : 2 * next + (some_ended ? 1 : 0);
 }
 
 /// The workgroup of a barrier kernel whose entry could not be made loops, as fibers.
