@@ -520,10 +520,8 @@ private:
       Value *StateAt = reserve(4);
       Value *PendingAt = reserve(4, 8);  // the runtime's: count words and two of its own
       FunctionCallee Scratch = M.getOrInsertFunction(ScratchName, Ptr, I64);
-      if (auto *SF = dyn_cast<Function>(Scratch.getCallee())) {
-        SF->setReturnDoesNotAlias();
-        SF->setDoesNotThrow();
-      }
+      if (auto *SF = dyn_cast<Function>(Scratch.getCallee()))
+        SF->setReturnDoesNotAlias();  // may throw (a buffer too large): not nounwind
       Value *Base = B.CreateCall(Scratch, {Bytes}, "scratch");
       for (Value *Offset : Offsets)
         Arrays.push_back(B.CreateInBoundsGEP(I8, Base, Offset));
@@ -761,6 +759,21 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
         Loops->takeName(Items);
         Items->eraseFromParent();
         It->second = Loops;
+        // The scratch buffer's allocation may throw: nothing from the loops up to the entry
+        // may still claim not to unwind (clang inferred it for the work-item function).
+        SmallVector<Function *, 4> Up = {Loops};
+        DenseSet<Function *> Cleared;
+        while (!Up.empty()) {
+          Function *Fn = Up.pop_back_val();
+          if (!Cleared.insert(Fn).second)
+            continue;
+          Fn->removeFnAttr(Attribute::NoUnwind);
+          for (User *U : Fn->users())
+            if (auto *CB = dyn_cast<CallBase>(U)) {
+              CB->removeFnAttr(Attribute::NoUnwind);
+              Up.push_back(CB->getFunction());
+            }
+        }
       } else {
         Loops->eraseFromParent();
       }

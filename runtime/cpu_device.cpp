@@ -283,7 +283,18 @@ extern "C" {
 void *__offload_cpu_workgroup_scratch(std::uint64_t bytes) {
   using namespace offload::rt;
   if (bytes > loop_scratch_bytes) {
-    loop_scratch.reset(static_cast<unsigned char *>(::operator new[](bytes, std::align_val_t(64))));
+    loop_scratch.reset();
+    loop_scratch_bytes = 0;
+    try {
+      loop_scratch.reset(static_cast<unsigned char *>(::operator new[](bytes, std::align_val_t(64))));
+    } catch (const std::bad_alloc &) {
+      const offload::detail::launch_request *launch = cpu_kernel_running();
+      throw offload::error(
+          "offload-cxx: error: " +
+          (launch ? launch_site_text(*launch, find_kernel(launch->kernel)) : std::string("a kernel")) +
+          ": the CPU device cannot allocate " + std::to_string(bytes) +
+          " bytes for what its work-items keep across barriers (their locals, per work-item)");
+    }
     loop_scratch_bytes = bytes;
   }
   return loop_scratch.get();
