@@ -95,6 +95,17 @@ Error reduceToEntries(Module &M) {
 
 } // namespace
 
+/// The module in the bitcode file Path.
+static Expected<std::unique_ptr<Module>> readBitcode(const std::string &Path, LLVMContext &Ctx) {
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return createFileError(Path, Buffer.getError());
+  Expected<std::unique_ptr<Module>> Mod = parseBitcodeFile(**Buffer, Ctx);
+  if (!Mod)
+    return createFileError(Path, Mod.takeError());
+  return Mod;
+}
+
 Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tools,
                                         const DevicePassOptions &O) {
   const std::string Source = O.TempDir + "/" + O.TempStem + ".cpu.cpp";
@@ -122,13 +133,10 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
                              M.Source.c_str(), toString(std::move(E)).c_str());
   if (O.Commands.DryRun)
     return Bitcode;
-  auto Buffer = MemoryBuffer::getFile(Bitcode);
-  if (!Buffer)
-    return createFileError(Bitcode, Buffer.getError());
   LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod = parseBitcodeFile(**Buffer, Ctx);
+  Expected<std::unique_ptr<Module>> Mod = readBitcode(Bitcode, Ctx);
   if (!Mod)
-    return createFileError(Bitcode, Mod.takeError());
+    return Mod.takeError();
   if (Error E = reduceToEntries(**Mod))
     return E;
   if (Error E = writeBitcode(**Mod, Bitcode))
@@ -140,13 +148,10 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
 /// -v, says which kept the fiber path and why.
 static Error formLoops(const std::string &Bitcode, const std::string &Output,
                        const DevicePassOptions &O) {
-  auto Buffer = MemoryBuffer::getFile(Bitcode);
-  if (!Buffer)
-    return createFileError(Bitcode, Buffer.getError());
   LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod = parseBitcodeFile(**Buffer, Ctx);
+  Expected<std::unique_ptr<Module>> Mod = readBitcode(Bitcode, Ctx);
   if (!Mod)
-    return createFileError(Bitcode, Mod.takeError());
+    return Mod.takeError();
   for (const WorkItemLoopsOutcome &Outcome : formWorkItemLoops(**Mod))
     if (O.Commands.Verbose)
       errs() << "offload-cxx: kernel '" << Outcome.Kernel << "' on the CPU device: "
