@@ -43,6 +43,8 @@ constexpr StringRef NoBarriersName = "offload.no_barriers";
 // offload::detail::cpu_item: dim3 thread, block, block_dim, grid_dim (static_asserts in
 // offload/detail/cpu_entry.hpp hold the header to these offsets).
 constexpr unsigned ThreadOffset = 0, BlockDimOffset = 24;
+/// The most instructions a value live across a barrier is recomputed from at each use.
+constexpr unsigned MaxRecomputed = 24;
 // The state a work-item that ended records (others record their next region's number).
 constexpr uint32_t Ended = ~0u;
 // More barriers than this (after inlining) keep the fibers: the loops' code and compile time
@@ -354,6 +356,10 @@ private:
     }
     const BasicBlock::iterator AllocaPoint = F.getEntryBlock().begin();
     for (Instruction *I : Demote) {
+      if (unsigned Budget = MaxRecomputed; recomputable(I, Budget)) {
+        recomputeAtUses(I);
+        continue;
+      }
       auto *Phi = dyn_cast<PHINode>(I);
       if (!Phi) {
         DemoteRegToStack(*I, false, AllocaPoint);  // reloads at each use
@@ -377,6 +383,66 @@ private:
           U.set(new LoadInst(L->getType(), Slot, L->getName(), At->getIterator()));
         }
     }
+  }
+
+  /// Whether V can be computed again where it is used, from what it was computed from, instead
+  /// of being kept per work-item across a barrier: arithmetic, comparisons, casts and addresses
+  /// over constants, arguments (decoded once per workgroup), thread-locals' addresses, fields
+  /// of current_cpu_item (constant through a workgroup; its `.thread` becomes the loops'
+  /// counters) and `[[gnu::const]]` calls — at most Budget instructions. The work-item's index
+  /// and what is derived from it (global ids, `&shared[t]`) then cost nothing per work-item.
+  bool recomputable(const Value *V, unsigned &Budget) const {
+    if (isa<Constant>(V) || isa<Argument>(V))
+      return true;
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || Budget == 0)
+      return false;
+    --Budget;
+    if (const auto *L = dyn_cast<LoadInst>(I)) {
+      APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+      const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+      const auto *Tls = dyn_cast<IntrinsicInst>(Base);
+      return L->isSimple() && Tls && Tls->getIntrinsicID() == Intrinsic::threadlocal_address &&
+             Tls->getArgOperand(0)->getName() == CurrentItemName &&
+             isAddressOfThreadLocal(L->getPointerOperand());
+    }
+    if (const auto *CB = dyn_cast<CallBase>(I)) {
+      const Function *Callee = calledFunction(*CB);
+      const bool Pure = Callee && isa<CallInst>(CB) &&
+                        (Callee->getIntrinsicID() == Intrinsic::threadlocal_address ||
+                         (Callee->doesNotAccessMemory() && Callee->doesNotThrow() &&
+                          Callee->willReturn() && !Callee->isConvergent()));
+      if (!Pure)
+        return false;
+    } else if (!(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) ||
+                 isa<CmpInst>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I))) {
+      return false;
+    }
+    return llvm::all_of(I->operands(), [&](const Use &Op) { return recomputable(Op.get(), Budget); });
+  }
+
+  /// Each use of I outside its block gets a copy of I's computation (recomputable) before it.
+  void recomputeAtUses(Instruction *I) {
+    for (Use &U : make_early_inc_range(I->uses())) {
+      auto *User = cast<Instruction>(U.getUser());
+      Instruction *At = User;
+      if (auto *P = dyn_cast<PHINode>(User))
+        At = P->getIncomingBlock(U)->getTerminator();
+      else if (User->getParent() == I->getParent())
+        continue;
+      U.set(copyComputationBefore(I, At));
+    }
+  }
+
+  static Value *copyComputationBefore(Value *V, Instruction *At) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return V;
+    Instruction *Copy = I->clone();
+    for (unsigned K = 0; K < I->getNumOperands(); ++K)
+      Copy->setOperand(K, copyComputationBefore(I->getOperand(K), At));
+    Copy->insertBefore(At->getIterator());
+    return Copy;
   }
 
   /// The blocks of the region that starts at Head: reachable without passing a barrier.

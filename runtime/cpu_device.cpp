@@ -16,6 +16,7 @@
 #include <offload/workgroup.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -277,6 +278,26 @@ void *cpu_dynamic_shared() { return rt::dynamic_shared_memory.data(); }
 } // namespace offload::detail
 
 // Called by the work-item loops of barrier kernels (compiler/CpuWorkItemLoops.cpp).
+namespace {
+/// Whether states[0..count) all equal `value`, two at a time in four chains (a workgroup's work-items are
+/// counted after every region, so this scan is the loops' overhead per barrier).
+bool all_equal(const std::uint32_t *states, std::uint32_t count, std::uint32_t value) {
+  const std::uint64_t both = value | std::uint64_t(value) << 32;
+  std::uint64_t differ[4] = {};
+  std::uint32_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t two;
+      std::memcpy(&two, states + i + 2 * k, sizeof two);
+      differ[k] |= two ^ both;
+    }
+  std::uint64_t rest = differ[0] | differ[1] | differ[2] | differ[3];
+  for (; i < count; ++i)
+    rest |= states[i] ^ value;
+  return rest == 0;
+}
+} // namespace
+
 extern "C" {
 
 /// Room for the workgroup's per-work-item arrays: this thread's, grown as needed, 64-aligned.
@@ -318,6 +339,11 @@ std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32
         pending[i] = ended;
   for (;;) {
     if (!in_round) {
+      // The common case, one pass: every work-item waits at the same barrier (or all ended).
+      // The round then releases them all at once and needs no `pending`.
+      const std::uint32_t first = states[0];
+      if (all_equal(states, count, first))
+        return first == ended ? ended : 2 * first;
       bool any = false;
       for (std::uint32_t i = 0; i < count; ++i)
         any |= (pending[i] = states[i]) != ended;
