@@ -145,6 +145,7 @@ DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempS
   O.DepFlag = S.DepFlag;
   const bool AnyGpu = llvm::any_of(O.Archs, [](const OffloadArch &A) { return A.isGpu(); });
   O.CpuImage = S.CpuImage == CpuImageMode::On || (S.CpuImage == CpuImageMode::Auto && !AnyGpu);
+  O.CpuImageForBarriers = S.CpuImage == CpuImageMode::Auto;
   return O;
 }
 
@@ -183,8 +184,14 @@ Expected<DeviceImageFile> compileDeviceCode(const Manifest &M, const Toolchain &
                                             const DevicePassOptions &O) {
   DeviceImageFile File;
   File.Kernels = M;
+  // With GPU architectures, --cpu-image=auto builds the CPU image only for a file whose
+  // kernels reach a barrier: there the CPU device's fallback without it is fibers, ~10-100x
+  // slower than the work-item loops (bench/RESULTS.md, "CPU device").
+  const bool CpuImage =
+      O.CpuImage || (O.CpuImageForBarriers &&
+                     llvm::any_of(M.Kernels, [](const ManifestKernel &K) { return K.UsesBarriers; }));
   for (const OffloadArch &Arch : O.Archs) {
-    if (M.Kernels.empty() || (Arch.isHost() && !O.CpuImage))
+    if (M.Kernels.empty() || (Arch.isHost() && !CpuImage))
       continue;
     Timer T{"device bitcode for " + Arch.name(), O.Commands};
     Expected<std::string> Bitcode = Arch.isHost() ? compileCpuBitcode(M, Tools, O)

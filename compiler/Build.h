@@ -32,7 +32,8 @@ public:
 
 /// What every build step needs to know.
 /// --cpu-image: Auto builds the CPU image when no GPU architecture is built (a CPU-only build,
-/// where the CPU device is the target); On and Off force it.
+/// where the CPU device is the target), or for a file with a kernel that reaches a barrier;
+/// On and Off force it.
 enum class CpuImageMode { Auto, On, Off };
 
 struct BuildSettings {

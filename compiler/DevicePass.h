@@ -50,6 +50,8 @@ struct DevicePassOptions {
   std::string DepFlag;
   bool CpuImage = true;            ///< for "host": build the CPU image (else the CPU device
                                    ///< runs the host compiler's kernels work-item by work-item)
+  bool CpuImageForBarriers = false;  ///< for "host": build it anyway for a file with a kernel
+                                     ///< that reaches a barrier (work-item loops, not fibers)
 };
 
 /// The device translation unit for M (also what --save-temps keeps as <stem>.device.cpp).

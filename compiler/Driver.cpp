@@ -68,7 +68,8 @@ cl::opt<std::string> OptLevel("O", cl::desc("Optimisation level for host and dev
 cl::opt<std::string> CpuImage(
     "cpu-image", cl::init("auto"), cl::value_desc("auto|on|off"),
     cl::desc("The CPU device's image: one loop per kernel over a workgroup, the kernel inlined "
-             "(fast CPU device). auto (default): built when no GPU architecture is asked for; on: "
+             "(fast CPU device). auto (default): built when no GPU architecture is asked for, or for "
+             "a file whose kernels use barriers (work-item loops, not fibers); on: "
              "always; off: the CPU device runs your host compiler's kernels work-item by "
              "work-item (for sanitizer and debugger runs of kernels)"),
     cl::cat(Category));
