@@ -14,18 +14,53 @@ namespace offload::compiler {
 namespace {
 
 /// Whether F may call offload::barrier() or a warp operation (shuffle, ballot), directly or
-/// through functions whose bodies this translation unit has. A call to a function defined
-/// elsewhere is assumed not to.
+/// through functions whose bodies this translation unit has — also those called without a call
+/// in the source: constructors (with their member initialisers), destructors (of locals,
+/// temporaries, members and bases), default arguments and default member initialisers. A call
+/// to a function defined elsewhere is assumed not to.
 class BarrierFinder : public RecursiveASTVisitor<BarrierFinder> {
 public:
   bool mayCallBarrier(const FunctionDecl *F) {
-    const FunctionDecl *Def = F->getDefinition();
-    if (!Def || !Def->hasBody() || !Seen.insert(Def).second)
-      return false;
-    TraverseStmt(Def->getBody());
+    const FunctionDecl *Def = F ? F->getDefinition() : nullptr;
+    if (!Def || Found || !Seen.insert(Def).second)
+      return Found;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (!Found && Init->getInit())
+          TraverseStmt(Init->getInit());
+    if (Def->hasBody() && !Found)
+      TraverseStmt(Def->getBody());
+    // A destructor (even an implicit one, which has no body) runs its members' and bases'.
+    if (const auto *Dtor = dyn_cast<CXXDestructorDecl>(Def); Dtor && !Found) {
+      const CXXRecordDecl *Class = Dtor->getParent();
+      for (const FieldDecl *Field : Class->fields())
+        destroys(Field->getType());
+      for (const CXXBaseSpecifier &Base : Class->bases())
+        destroys(Base.getType());
+    }
     return Found;
   }
   bool shouldVisitLambdaBody() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    mayCallBarrier(E->getConstructor());
+    destroys(E->getType());
+    return !Found;
+  }
+  bool VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr *E) {
+    mayCallBarrier(E->getTemporary()->getDestructor());
+    return !Found;
+  }
+  bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr *E) {
+    if (E->getExpr())
+      TraverseStmt(E->getExpr());
+    return !Found;
+  }
+  bool VisitCXXDefaultInitExpr(CXXDefaultInitExpr *E) {
+    if (E->getExpr())
+      TraverseStmt(E->getExpr());
+    return !Found;
+  }
   bool VisitCallExpr(CallExpr *Call) {
     if (Found)
       return false;
@@ -44,6 +79,15 @@ public:
   }
 
 private:
+  /// An object of type T (or an array of them) is destroyed: its destructor runs.
+  void destroys(QualType T) {
+    const Type *Element = T->getBaseElementTypeUnsafe();
+    if (const CXXRecordDecl *Class = Element ? Element->getAsCXXRecordDecl() : nullptr;
+        Class && Class->hasDefinition())
+      if (const CXXDestructorDecl *Dtor = Class->getDestructor())
+        mayCallBarrier(Dtor);
+  }
+
   llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
   bool Found = false;
 };
