@@ -719,6 +719,16 @@ private:
       B.CreateCondBr(B.CreateICmpULT(Z1, Bz), ZLoop, Dispatch);
 
       B.SetInsertPoint(Dispatch);
+      // Every work-item of the region stops at the same place (one barrier, or the end) when
+      // it has one exit: then all of them run that barrier's region next (its version for
+      // every work-item), or the workgroup is done — without recording each one's state or
+      // asking the runtime. Not from a version for some work-items: others wait elsewhere.
+      if (Barriers && !OnlyWaiting && Exits.size() == 1) {
+        auto [State, Exit] = *Exits.begin();
+        cast<StoreInst>(&Exit->front())->eraseFromParent();
+        B.CreateBr(State == Ended ? End : Starts[State][0]);
+        return;
+      }
       B.CreateBr(Barriers ? Next : End);
     };
     // One dispatch for all regions (a switch per region made the code quadratic in barriers):
