@@ -110,3 +110,52 @@ TEST(CpuDevice, DynamicSharedMemoryHasTheLaunchSize) {
   EXPECT_EQ(r.wrong.load(), 0);
 }
 } // namespace
+
+// The work-item loops' dispatch (compiler/CpuWorkItemLoops.cpp): after a region, which barrier's
+// region runs next, in rounds as NVIDIA's bar.sync 0 counts any barrier.
+extern "C" std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32_t *pending,
+                                                    std::uint32_t count);
+
+namespace {
+constexpr std::uint32_t ended = ~0u;
+
+struct dispatch {
+  std::vector<std::uint32_t> states, pending;
+  explicit dispatch(std::vector<std::uint32_t> s) : states(std::move(s)), pending(states.size() + 2, 0) {}
+  std::uint32_t next() {
+    return __offload_cpu_next_region(states.data(), pending.data(), std::uint32_t(states.size()));
+  }
+};
+} // namespace
+
+TEST(CpuWorkItemLoops, EveryWorkItemAtOneBarrierRunsThatRegionForAll) {
+  for (std::uint32_t count : {1u, 7u, 8u, 9u, 256u, 1000u}) {
+    dispatch d(std::vector<std::uint32_t>(count, 3));
+    EXPECT_EQ(d.next(), 2u * 3) << count;
+    d.states.assign(count, ended);
+    EXPECT_EQ(d.next(), ended) << count;
+  }
+}
+
+TEST(CpuWorkItemLoops, OneWorkItemElsewhereIsSeenAtAnyPosition) {
+  for (std::uint32_t at : {0u, 1u, 7u, 8u, 254u, 255u}) {
+    dispatch d(std::vector<std::uint32_t>(256, 2));
+    d.states[at] = ended;  // it returned: the others still wait at barrier 2
+    EXPECT_EQ(d.next(), 2u * 2 + 1) << at;
+    for (std::uint32_t i = 0; i < 256; ++i)
+      EXPECT_EQ(d.pending[i] == 2, i != at) << i;
+  }
+}
+
+TEST(CpuWorkItemLoops, DifferentBarriersAreReleasedInTurnOncePerRound) {
+  dispatch d({1, 2, 1, ended});
+  EXPECT_EQ(d.next(), 2u * 1 + 1);  // barrier 1 first: work-items 0 and 2
+  d.states = {2, 2, 2, ended};      // they ran on to barrier 2
+  EXPECT_EQ(d.next(), 2u * 2 + 1);  // this round: only work-item 1, which was waiting there
+  EXPECT_EQ(d.pending[1], 2u);
+  EXPECT_NE(d.pending[0], 2u);
+  d.states = {2, ended, 2, ended};
+  EXPECT_EQ(d.next(), 2u * 2 + 1);  // next round: 0 and 2 (1 ended)
+  d.states = {ended, ended, ended, ended};
+  EXPECT_EQ(d.next(), ended);
+}
