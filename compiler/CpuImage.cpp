@@ -13,6 +13,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,6 +55,7 @@ namespace {
 Error reduceToEntries(Module &M) {
   const DenseSet<const Function *> KeepBodies = functionsReachingBarriers(M);
   std::vector<std::string> NoBarriers;
+  SmallVector<GlobalValue *, 8> Kept;
   for (StringRef Name : {"llvm.global_ctors", "llvm.global_dtors", "llvm.used", "llvm.compiler.used"})
     if (GlobalVariable *GV = M.getNamedGlobal(Name))
       GV->eraseFromParent();
@@ -69,6 +71,7 @@ Error reduceToEntries(Module &M) {
     if (F.hasExternalLinkage()) {
       if (KeepBodies.contains(&F)) {
         F.setLinkage(GlobalValue::AvailableExternallyLinkage);
+        Kept.push_back(&F);
       } else {
         NoBarriers.push_back(F.getName().str());
         F.deleteBody();
@@ -77,6 +80,10 @@ Error reduceToEntries(Module &M) {
     }
   }
   recordNoBarriers(M, NoBarriers);
+  // The link takes an available_externally body only where the modules linked before it
+  // call it: kept "used" until the device link has every file (linkDeviceBitcode drops it), so
+  // a barrier in a function of kernels.o reaches a kernel of main.o whatever their order.
+  appendToCompilerUsed(M, Kept);
   for (GlobalVariable &GV : M.globals())
     if (!GV.isDeclaration() && (GV.hasExternalLinkage() || GV.hasCommonLinkage())) {
       GV.setInitializer(nullptr);

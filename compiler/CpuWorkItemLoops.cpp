@@ -602,7 +602,7 @@ private:
     }
     BasicBlock *End = BasicBlock::Create(Ctx, "wi.end", &F);
     ReturnInst::Create(Ctx, End);
-    BasicBlock *Next = BasicBlock::Create(Ctx, "wi.next", &F);
+    BasicBlock *Next = Barriers ? BasicBlock::Create(Ctx, "wi.next", &F) : nullptr;
 
     // Starts[R][0]: every work-item; Starts[R][1]: those waiting at region R's barrier.
     std::vector<std::array<BasicBlock *, 2>> Starts(Heads.size(), {nullptr, nullptr});

@@ -247,8 +247,12 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
       return createStringError(inconvertibleErrorCode(), "cannot link the device code of '%s'",
                                In.c_str());
   }
-  if (Arch.isHost())  // CPU images: calls into the host program are resolved by its link
+  if (Arch.isHost()) {  // CPU images: calls into the host program are resolved by its link
+    // Every file is in: what reduceToEntries kept "used" for the link may go once inlined.
+    if (GlobalVariable *Used = Merged->getNamedGlobal("llvm.compiler.used"))
+      Used->eraseFromParent();
     return writeBitcode(*Merged, Output);
+  }
   // NVIDIA math (<cmath> calls became __nv_* calls): CUDA's libdevice, only what is used.
   const bool Nvidia = Arch.isNvidia();
   bool NeedsLibdevice = false;

@@ -4,6 +4,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -17,7 +18,7 @@ namespace {
 /// through functions whose bodies this translation unit has — also those called without a call
 /// in the source: constructors (with their member initialisers), destructors (of locals,
 /// temporaries, members and bases), default arguments and default member initialisers. A call
-/// to a function defined elsewhere is assumed not to.
+/// to a function of the user's own code defined in another file is assumed to (see below).
 class BarrierFinder : public RecursiveASTVisitor<BarrierFinder> {
 public:
   bool mayCallBarrier(const FunctionDecl *F) {
@@ -70,6 +71,16 @@ public:
     // Work-items meet at barriers and at warp operations (the CPU device's are fiber switches).
     if (const std::string Name = Callee->getQualifiedNameAsString();
         Name == "offload::barrier" || Name == "offload::detail::cpu_warp_exchange") {
+      Found = true;
+      return false;
+    }
+    // A function of the program's own code whose body is in another file may reach one: the
+    // kernel is then built as work-item loops, and the link (which sees every file's CPU
+    // bitcode) splits it at that barrier — or makes it one plain loop if it finds none.
+    // Declarations of system headers and builtins cannot reach offload's barrier.
+    if (!Callee->isDefined() && !Callee->getBuiltinID() &&
+        !StringRef(Callee->getQualifiedNameAsString()).starts_with("offload::") &&
+        !Callee->getASTContext().getSourceManager().isInSystemHeader(Callee->getLocation())) {
       Found = true;
       return false;
     }

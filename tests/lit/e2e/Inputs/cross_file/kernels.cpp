@@ -16,3 +16,5 @@ OFFLOAD_KERNEL void rotate(int (*x)[64]) {
 template <class T> T triple(T x);
 extern template int triple<int>(int);
 OFFLOAD_KERNEL void triple_all(int (*x)[8]) { (*x)[offload::thread_id_x()] = triple((*x)[offload::thread_id_x()]); }
+// A barrier in a plain function of this file, reached by a kernel of another file (main.cpp).
+void meet_here() { offload::barrier(); }
