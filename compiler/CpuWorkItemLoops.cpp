@@ -4,8 +4,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -118,6 +120,7 @@ public:
         return "it has " + std::to_string(Count) + " barriers after inlining (work-item loops "
                "split at most " + std::to_string(MaxBarriers) + ": each region is a copy of code)";
       tidy();
+      addVirtualBarriers(MaxBarriers - Count);
       splitAtBarriers();
       demoteValuesLiveAcrossBarriers();
     }
@@ -141,6 +144,9 @@ private:
   const DenseSet<const Function *> &Reach;
   const TargetLibraryInfo &TLI;
   SmallVector<BasicBlock *, 8> BarrierBlocks;  ///< each holds one barrier call and a branch
+  /// Virtual barriers (addVirtualBarriers): blocks on the back edges of grid-stride loops, which
+  /// splitAtBarriers puts after the real ones in BarrierBlocks. Not synchronisation points.
+  SmallVector<BasicBlock *, 4> VirtualBlocks;
   bool IdsEscape = false;  ///< a thread-local's address escapes: keep current_cpu_item current
 
   std::string inlineWhatMeets() {
@@ -288,6 +294,103 @@ private:
     return Copy;
   }
 
+  /// Whether V reads the work-item's index (current_cpu_item.thread; Dim 3: any of x, y, z).
+  bool readsIndex(const Value *V, unsigned Dim, unsigned Depth = 0) const {
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > MaxRecomputed)
+      return false;
+    if (const auto *L = dyn_cast<LoadInst>(I)) {
+      APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+      const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+      const auto *Tls = dyn_cast<IntrinsicInst>(Base);
+      if (!Tls || Tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
+          Tls->getArgOperand(0)->getName() != CurrentItemName)
+        return false;
+      const uint64_t At = Offset.getZExtValue();
+      return At >= ThreadOffset && At < ThreadOffset + 12 &&
+             (Dim == 3 || (At - ThreadOffset) / 4 == Dim);
+    }
+    return llvm::any_of(I->operands(), [&](const Use &Op) { return readsIndex(Op.get(), Dim, Depth + 1); });
+  }
+
+  /// The same for every work-item of the workgroup, and computable anywhere: from arguments,
+  /// constants and current_cpu_item's fields other than the index.
+  bool uniform(const Value *V) const {
+    unsigned Budget = MaxRecomputed;
+    return recomputable(V, Budget) && !readsIndex(V, 3);
+  }
+
+  /// Whether L is a grid-stride loop: an induction variable that starts at a value computed from
+  /// the work-item's x index, steps by a uniform value, and is tested against a uniform bound.
+  bool gridStride(const Loop &L) const {
+    BasicBlock *Header = L.getHeader(), *Latch = L.getLoopLatch();
+    BasicBlock *Before = L.getLoopPredecessor();
+    if (!Latch || !Before)
+      return false;
+    for (const BasicBlock *BB : L.blocks())
+      for (const Instruction &I : *BB)
+        if (const auto *CB = dyn_cast<CallBase>(&I))
+          if (const Function *Callee = calledFunction(*CB); Callee && isBarrier(*Callee))
+            return false;
+    for (PHINode &P : Header->phis()) {
+      if (P.getNumIncomingValues() != 2)
+        continue;
+      Value *Start = P.getIncomingValueForBlock(Before);
+      auto *Next = dyn_cast<BinaryOperator>(P.getIncomingValueForBlock(Latch));
+      if (!Next || Next->getOpcode() != Instruction::Add)
+        continue;
+      Value *Step = Next->getOperand(0) == &P ? Next->getOperand(1)
+                    : Next->getOperand(1) == &P ? Next->getOperand(0) : nullptr;
+      unsigned Budget = MaxRecomputed;
+      if (!Step || !uniform(Step) || !recomputable(Start, Budget) || !readsIndex(Start, 0))
+        continue;
+      SmallVector<BasicBlock *, 4> Exiting;
+      L.getExitingBlocks(Exiting);
+      const bool Tested = llvm::any_of(Exiting, [&](BasicBlock *BB) {
+        const auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+        const auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+        if (!Cmp)
+          return false;
+        const Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+        return ((A == &P || A == Next) && uniform(B)) || ((B == &P || B == Next) && uniform(A));
+      });
+      if (Tested)
+        return true;
+    }
+    return false;
+  }
+
+  /// Grid-stride loops (`for (i = global_id_x(); i < n; i += grid_dim_x() * block_dim_x())`)
+  /// get a virtual barrier on their back edge: each sweep of the work-item loop then runs one
+  /// iteration of every work-item, as a GPU runs them in lockstep, so that consecutive work-items
+  /// touch consecutive addresses (run to completion one work-item after another, each access was
+  /// a stride away from the last: a multiple of 4 KiB, conflicting in the caches). It does not
+  /// synchronise: the runtime runs a virtual region's work-items whenever any waits there, and
+  /// counts rounds of real barriers only without them (__offload_cpu_next_region). At most Room
+  /// (real and virtual barriers together stay within MaxBarriers); the outermost such loops.
+  void addVirtualBarriers(unsigned Room) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    SmallVector<Loop *, 8> Work(LI.begin(), LI.end()), Chosen;
+    while (!Work.empty()) {
+      Loop *L = Work.pop_back_val();
+      if (gridStride(*L))
+        Chosen.push_back(L);
+      else
+        Work.append(L->begin(), L->end());
+    }
+    for (Loop *L : Chosen) {
+      if (VirtualBlocks.size() == Room)
+        break;
+      // As a barrier's: a block of its own, then the region's head (the header's phis have
+      // an incoming block of the region).
+      BasicBlock *V = SplitEdge(L->getLoopLatch(), L->getHeader());
+      V->setName("virtual.barrier");
+      SplitBlock(V, V->getTerminator())->setName("virtual.resume");
+      VirtualBlocks.push_back(V);
+    }
+  }
+
   void splitAtBarriers() {
     SmallVector<CallBase *, 8> Barriers;
     for (Instruction &I : instructions(F))
@@ -301,9 +404,12 @@ private:
       SplitBlock(Barrier, CB->getNextNode());
       BarrierBlocks.push_back(Barrier);
     }
+    BarrierBlocks.append(VirtualBlocks.begin(), VirtualBlocks.end());
   }
 
   bool isBarrierBlock(const BasicBlock *BB) const { return llvm::is_contained(BarrierBlocks, BB); }
+  /// Whether region R (R > 0) starts at a virtual barrier.
+  bool isVirtual(size_t R) const { return llvm::is_contained(VirtualBlocks, BarrierBlocks[R - 1]); }
 
   /// Blocks reachable from X's successors through a barrier without passing X again (where a
   /// value X defines arrives from before a barrier).
@@ -594,7 +700,7 @@ private:
       States = B.CreateInBoundsGEP(I8, Base, StateAt, "states");
       Pending = B.CreateInBoundsGEP(I8, Base, PendingAt, "pending");
       B.CreateStore(B.getInt32(0), B.CreateInBoundsGEP(I32, Pending, Count64));  // no round yet
-      NextRegion = M.getOrInsertFunction(NextRegionName, I32, Ptr, Ptr, I32);
+      NextRegion = M.getOrInsertFunction(NextRegionName, I32, Ptr, Ptr, I32, I64);
       if (auto *NF = dyn_cast<Function>(NextRegion.getCallee())) {
         NF->setDoesNotThrow();
         NF->setOnlyAccessesArgMemory();
@@ -638,7 +744,8 @@ private:
       Value *Index64 = B.CreateZExt(B.CreateNUWAdd(Row, X, "item"), I64);
       Value *StateOf = Barriers ? B.CreateInBoundsGEP(I32, States, Index64, "state") : nullptr;
       if (OnlyWaiting)  // the work-items the runtime releases from this region's barrier now
-        B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, B.CreateInBoundsGEP(I32, Pending, Index64)),
+        B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, isVirtual(R) ? StateOf  // all that wait
+                                                            : B.CreateInBoundsGEP(I32, Pending, Index64)),
                                       B.getInt32(R)),
                        Body, XNext);
       else
@@ -726,7 +833,11 @@ private:
     // wait at another barrier: released in turn, as NVIDIA's bar.sync counts any barrier).
     if (Barriers) {
       B.SetInsertPoint(Next);
-      Value *To = B.CreateCall(NextRegion, {States, Pending, Count}, "next");
+      uint64_t VirtualMask = 0;  // bit R - 1: region R starts at a virtual barrier
+      for (size_t R = 1; R < Heads.size(); ++R)
+        if (isVirtual(R))
+          VirtualMask |= uint64_t(1) << (R - 1);
+      Value *To = B.CreateCall(NextRegion, {States, Pending, Count, B.getInt64(VirtualMask)}, "next");
       SwitchInst *S = B.CreateSwitch(To, End, 2 * Heads.size());
       for (size_t R = 1; R < Heads.size(); ++R) {
         S->addCase(B.getInt32(2 * R), Starts[R][0]);
