@@ -17,6 +17,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <array>
@@ -37,6 +38,10 @@ constexpr StringRef WorkItemsPrefix = "_ZN7offload6detail14cpu_work_itemsI";
 constexpr StringRef CpuEntryPrefix = "__offload_cpu_entry";
 constexpr StringRef CurrentItemName = "_ZN7offload6detail16current_cpu_itemE";
 constexpr StringRef ScratchName = "__offload_cpu_workgroup_scratch";
+// offload::shared<T>'s storage (a static thread_local of offload::shared<T, Tag>), and the
+// host thread's dynamic shared memory (offload/workgroup.hpp).
+constexpr StringRef SharedStoragePrefix = "_ZZN7offload6sharedI";
+constexpr StringRef DynamicSharedName = "_ZN7offload6detail18cpu_dynamic_sharedEv";
 constexpr StringRef NextRegionName = "__offload_cpu_next_region";
 constexpr StringRef RunFibersName = "__offload_cpu_run_fibers";
 /// Named metadata: functions whose CPU bitcode was reduced to a declaration because they reach
@@ -109,6 +114,7 @@ public:
     const bool Barriers = hasBarriers();
     if (std::string Why = checkCalls(Barriers); !Why.empty())
       return Why;
+    lowerSharedAtomics();
     copyThreadLocalAddressesToUses();
     if (Barriers) {
       unsigned Count = 0;
@@ -205,6 +211,78 @@ private:
                "', whose body the CPU image does not have (it may reach a barrier)";
     }
     return "";
+  }
+
+  /// Whether Ptr points into shared memory: a variable offset from a static shared<T>'s
+  /// storage or from the dynamic shared memory, both the host thread's own.
+  static bool isShared(const Value *Ptr) {
+    for (;;) {
+      if (const auto *G = dyn_cast<GEPOperator>(Ptr))
+        Ptr = G->getPointerOperand();
+      else if (const auto *C = dyn_cast<Operator>(Ptr); C && (C->getOpcode() == Instruction::BitCast ||
+                                                            C->getOpcode() == Instruction::AddrSpaceCast))
+        Ptr = C->getOperand(0);
+      else
+        break;
+    }
+    const auto *CB = dyn_cast<CallBase>(Ptr);
+    const Function *Callee = CB ? calledFunction(*CB) : nullptr;
+    if (!Callee)
+      return false;
+    if (Callee->getIntrinsicID() == Intrinsic::threadlocal_address) {
+      const auto *G = dyn_cast<GlobalVariable>(CB->getArgOperand(0));
+      return G && G->isThreadLocal() && G->getName().starts_with(SharedStoragePrefix);
+    }
+    return Callee->getName() == DynamicSharedName;
+  }
+
+  /// Atomics on shared memory need no atomicity on the CPU device: a workgroup's work-items run
+  /// on one host thread, and no other thread sees its shared memory (a thread_local). They
+  /// become plain loads and stores (LLVM's LowerAtomic), in an access group of their own that
+  /// markParallel does not mark parallel (work-items may update the same element: a histogram's
+  /// bins). Stronger orderings than relaxed order nothing that another thread could observe
+  /// through this memory.
+  void lowerSharedAtomics() {
+    SmallVector<Instruction *, 8> Atomics;
+    for (Instruction &I : instructions(F)) {
+      const Value *Ptr = nullptr;
+      if (auto *RMW = dyn_cast<AtomicRMWInst>(&I); RMW && !RMW->isVolatile())
+        Ptr = RMW->getPointerOperand();
+      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I); CX && !CX->isVolatile())
+        Ptr = CX->getPointerOperand();
+      else if (auto *L = dyn_cast<LoadInst>(&I); L && L->isAtomic() && !L->isVolatile())
+        Ptr = L->getPointerOperand();
+      else if (auto *S = dyn_cast<StoreInst>(&I); S && S->isAtomic() && !S->isVolatile())
+        Ptr = S->getPointerOperand();
+      if (Ptr && isShared(Ptr))
+        Atomics.push_back(&I);
+    }
+    if (Atomics.empty())
+      return;
+    MDNode *Racy = MDNode::getDistinct(Ctx, {});
+    for (Instruction *I : Atomics) {
+      // The loads and stores LowerAtomic puts before I: those between I's predecessor and I.
+      Instruction *Before = I->getPrevNode();
+      BasicBlock *BB = I->getParent();
+      Instruction *After = I->getNextNode();
+      if (auto *L = dyn_cast<LoadInst>(I)) {
+        L->setAtomic(AtomicOrdering::NotAtomic);
+        L->setMetadata(LLVMContext::MD_access_group, Racy);
+        continue;
+      }
+      if (auto *S = dyn_cast<StoreInst>(I)) {
+        S->setAtomic(AtomicOrdering::NotAtomic);
+        S->setMetadata(LLVMContext::MD_access_group, Racy);
+        continue;
+      }
+      if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
+        lowerAtomicRMWInst(RMW);
+      else
+        lowerAtomicCmpXchgInst(cast<AtomicCmpXchgInst>(I));
+      for (auto It = Before ? std::next(Before->getIterator()) : BB->begin(); &*It != After; ++It)
+        if (isa<LoadInst>(*It) || isa<StoreInst>(*It))
+          It->setMetadata(LLVMContext::MD_access_group, Racy);
+    }
   }
 
   /// Drops what does not survive the copy of stack objects into per-work-item arrays:

@@ -19,6 +19,7 @@
 // BUILD-DAG: kernel 'diverge' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'uses_shuffle' on the CPU device: fibers, because it uses warp operations
 // BUILD-DAG: kernel 'grid_stride_sum' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'shared_atomics' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'grid_stride_break' on the CPU device: work-item loops split at its barriers
 // CHECK: scan: ok
 // CHECK: live_values: ok
@@ -28,12 +29,14 @@
 // CHECK: uses_shuffle: ok
 // CHECK: grid_stride_sum: ok
 // CHECK: grid_stride_break: ok
+// CHECK: shared_atomics: ok
 // LOOPS: big_locals: ok
 // LOOPS: diverge: ok
 // LOOPS: guard_on_return: ok
 // CHECK: barrier_loops: all checks passed
 #include <offload/offload.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <span>
@@ -148,6 +151,30 @@ OFFLOAD_KERNEL void grid_stride_break(std::span<const long> v, std::span<long> o
   s[t] = count;
   offload::barrier();
   out[offload::global_id_x()] = s[(t + 1) % 64] + 1000 * s[(t + 37) % 64];
+}
+
+// Atomics on shared memory (plain loads and stores on the CPU device, where a workgroup's
+// work-items share one host thread): many work-items update the same elements, through an
+// integer add, a floating-point add (a compare-exchange loop), a max and an exchange.
+OFFLOAD_KERNEL void shared_atomics(std::span<double> out) {
+  auto &bins = offload::shared<unsigned[8]>([] {});
+  auto &sum = offload::shared<double[1]>([] {});
+  auto &top = offload::shared<unsigned[2]>([] {});
+  const unsigned t = offload::thread_id_x();
+  if (t < 8) bins[t] = 0;
+  if (t == 0) sum[0] = 0, top[0] = 0, top[1] = 0;
+  offload::barrier();
+  offload::atomic_add(&bins[t * 5 % 8], t + 1);
+  offload::atomic_add(&sum[0], 0.5 * t);
+  offload::atomic_max(&top[0], t * 7 % 101);
+  offload::atomic_exchange(&top[1], 1u);
+  offload::barrier();
+  if (t < 8) out[offload::block_id_x() * 11 + t] = bins[t];
+  if (t == 0) {
+    out[offload::block_id_x() * 11 + 8] = sum[0];
+    out[offload::block_id_x() * 11 + 9] = top[0];
+    out[offload::block_id_x() * 11 + 10] = top[1];
+  }
 }
 
 // As work-item loops, a barrier kernel's stack objects are per-work-item arrays in a buffer of
@@ -281,6 +308,20 @@ int main() {
     offload::launch(grid_stride_break, {.workgroups = {3}, .threads = {64}}, std::span<const long>(v),
                     std::span(out));
     report("grid_stride_break", out == expect);
+  }
+  {
+    std::vector<double> out(2 * 11, -1), expect(11, 0);
+    for (unsigned t = 0; t < 200; ++t) {
+      expect[t * 5 % 8] += t + 1;
+      expect[8] += 0.5 * t;
+      expect[9] = std::max(expect[9], double(t * 7 % 101));
+    }
+    expect[10] = 1;
+    offload::launch(shared_atomics, {.workgroups = {2}, .threads = {200}}, std::span(out));
+    bool ok = true;
+    for (unsigned b = 0; b < 2; ++b)
+      for (unsigned k = 0; k < 11; ++k) ok &= out[b * 11 + k] == expect[k];
+    report("shared_atomics", ok);
   }
   if (std::getenv("BARRIER_LOOPS_CPU_IMAGE")) {
     int big = 0;
