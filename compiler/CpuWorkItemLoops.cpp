@@ -400,7 +400,7 @@ private:
 
   /// Whether L is a grid-stride loop: an induction variable that starts at a value computed from
   /// the work-item's x index, steps by a uniform value, and is tested against a uniform bound.
-  bool gridStride(const Loop &L) const {
+  bool gridStride(const Loop &L, PHINode *&Induction, Value *&Stride) const {
     BasicBlock *Header = L.getHeader(), *Latch = L.getLoopLatch();
     BasicBlock *Before = L.getLoopPredecessor();
     if (!Latch || !Before)
@@ -432,10 +432,33 @@ private:
         const Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
         return ((A == &P || A == Next) && uniform(B)) || ((B == &P || B == Next) && uniform(A));
       });
-      if (Tested)
+      if (Tested) {
+        Induction = &P;
+        Stride = Step;
         return true;
+      }
     }
     return false;
+  }
+
+  /// A prefetch, before each load in L from base[Induction], of base[Induction + Stride]: where
+  /// the work-item's next iteration reads, a sweep later (the grid's stride apart, in another
+  /// page: out of the hardware prefetchers' reach).
+  void prefetchNextIteration(const Loop &L, PHINode *Induction, Value *Stride) {
+    SmallVector<std::pair<LoadInst *, GetElementPtrInst *>, 4> Loads;
+    for (BasicBlock *BB : L.blocks())
+      for (Instruction &I : *BB)
+        if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
+          if (auto *G = dyn_cast<GetElementPtrInst>(Load->getPointerOperand());
+              G && G->getNumIndices() == 1 && *G->idx_begin() == Induction && uniform(G->getPointerOperand()))
+            Loads.push_back({Load, G});
+    for (auto [Load, G] : Loads) {
+      IRBuilder<> B(Load);
+      Value *Next = B.CreateAdd(Induction, copyComputationBefore(Stride, Load));
+      Value *At = B.CreateGEP(G->getSourceElementType(), copyComputationBefore(G->getPointerOperand(), Load), Next);
+      B.CreateIntrinsic(Intrinsic::prefetch, {At->getType()},
+                        {At, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+    }
   }
 
   /// Grid-stride loops (`for (i = global_id_x(); i < n; i += grid_dim_x() * block_dim_x())`)
@@ -449,17 +472,21 @@ private:
   void addVirtualBarriers(unsigned Room) {
     DominatorTree DT(F);
     LoopInfo LI(DT);
-    SmallVector<Loop *, 8> Work(LI.begin(), LI.end()), Chosen;
+    SmallVector<Loop *, 8> Work(LI.begin(), LI.end());
+    SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> Chosen;
     while (!Work.empty()) {
       Loop *L = Work.pop_back_val();
-      if (gridStride(*L))
-        Chosen.push_back(L);
+      PHINode *Induction = nullptr;
+      Value *Stride = nullptr;
+      if (gridStride(*L, Induction, Stride))
+        Chosen.push_back({L, Induction, Stride});
       else
         Work.append(L->begin(), L->end());
     }
-    for (Loop *L : Chosen) {
+    for (auto [L, Induction, Stride] : Chosen) {
       if (VirtualBlocks.size() == Room)
         break;
+      prefetchNextIteration(*L, Induction, Stride);
       // As a barrier's: a block of its own, then the region's head (the header's phis have
       // an incoming block of the region).
       BasicBlock *V = SplitEdge(L->getLoopLatch(), L->getHeader());
