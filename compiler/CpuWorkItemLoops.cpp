@@ -403,7 +403,7 @@ private:
   bool gridStride(const Loop &L, PHINode *&Induction, Value *&Stride) const {
     BasicBlock *Header = L.getHeader(), *Latch = L.getLoopLatch();
     BasicBlock *Before = L.getLoopPredecessor();
-    if (!Latch || !Before)
+    if (!Latch || !Before || !isa<BranchInst>(Latch->getTerminator()))  // SplitEdge can split it
       return false;
     for (const BasicBlock *BB : L.blocks())
       for (const Instruction &I : *BB)
