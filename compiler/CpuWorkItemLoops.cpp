@@ -4,8 +4,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -15,6 +17,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <array>
@@ -35,6 +38,10 @@ constexpr StringRef WorkItemsPrefix = "_ZN7offload6detail14cpu_work_itemsI";
 constexpr StringRef CpuEntryPrefix = "__offload_cpu_entry";
 constexpr StringRef CurrentItemName = "_ZN7offload6detail16current_cpu_itemE";
 constexpr StringRef ScratchName = "__offload_cpu_workgroup_scratch";
+// offload::shared<T>'s storage (a static thread_local of offload::shared<T, Tag>), and the
+// host thread's dynamic shared memory (offload/workgroup.hpp).
+constexpr StringRef SharedStoragePrefix = "_ZZN7offload6sharedI";
+constexpr StringRef DynamicSharedName = "_ZN7offload6detail18cpu_dynamic_sharedEv";
 constexpr StringRef NextRegionName = "__offload_cpu_next_region";
 constexpr StringRef RunFibersName = "__offload_cpu_run_fibers";
 /// Named metadata: functions whose CPU bitcode was reduced to a declaration because they reach
@@ -107,6 +114,7 @@ public:
     const bool Barriers = hasBarriers();
     if (std::string Why = checkCalls(Barriers); !Why.empty())
       return Why;
+    lowerSharedAtomics();
     copyThreadLocalAddressesToUses();
     if (Barriers) {
       unsigned Count = 0;
@@ -118,6 +126,7 @@ public:
         return "it has " + std::to_string(Count) + " barriers after inlining (work-item loops "
                "split at most " + std::to_string(MaxBarriers) + ": each region is a copy of code)";
       tidy();
+      addVirtualBarriers(MaxBarriers - Count);
       splitAtBarriers();
       demoteValuesLiveAcrossBarriers();
     }
@@ -141,6 +150,9 @@ private:
   const DenseSet<const Function *> &Reach;
   const TargetLibraryInfo &TLI;
   SmallVector<BasicBlock *, 8> BarrierBlocks;  ///< each holds one barrier call and a branch
+  /// Virtual barriers (addVirtualBarriers): blocks on the back edges of grid-stride loops, which
+  /// splitAtBarriers puts after the real ones in BarrierBlocks. Not synchronisation points.
+  SmallVector<BasicBlock *, 4> VirtualBlocks;
   bool IdsEscape = false;  ///< a thread-local's address escapes: keep current_cpu_item current
 
   std::string inlineWhatMeets() {
@@ -199,6 +211,78 @@ private:
                "', whose body the CPU image does not have (it may reach a barrier)";
     }
     return "";
+  }
+
+  /// Whether Ptr points into shared memory: a variable offset from a static shared<T>'s
+  /// storage or from the dynamic shared memory, both the host thread's own.
+  static bool isShared(const Value *Ptr) {
+    for (;;) {
+      if (const auto *G = dyn_cast<GEPOperator>(Ptr))
+        Ptr = G->getPointerOperand();
+      else if (const auto *C = dyn_cast<Operator>(Ptr); C && (C->getOpcode() == Instruction::BitCast ||
+                                                            C->getOpcode() == Instruction::AddrSpaceCast))
+        Ptr = C->getOperand(0);
+      else
+        break;
+    }
+    const auto *CB = dyn_cast<CallBase>(Ptr);
+    const Function *Callee = CB ? calledFunction(*CB) : nullptr;
+    if (!Callee)
+      return false;
+    if (Callee->getIntrinsicID() == Intrinsic::threadlocal_address) {
+      const auto *G = dyn_cast<GlobalVariable>(CB->getArgOperand(0));
+      return G && G->isThreadLocal() && G->getName().starts_with(SharedStoragePrefix);
+    }
+    return Callee->getName() == DynamicSharedName;
+  }
+
+  /// Atomics on shared memory need no atomicity on the CPU device: a workgroup's work-items run
+  /// on one host thread, and no other thread sees its shared memory (a thread_local). They
+  /// become plain loads and stores (LLVM's LowerAtomic), in an access group of their own that
+  /// markParallel does not mark parallel (work-items may update the same element: a histogram's
+  /// bins). Stronger orderings than relaxed order nothing that another thread could observe
+  /// through this memory.
+  void lowerSharedAtomics() {
+    SmallVector<Instruction *, 8> Atomics;
+    for (Instruction &I : instructions(F)) {
+      const Value *Ptr = nullptr;
+      if (auto *RMW = dyn_cast<AtomicRMWInst>(&I); RMW && !RMW->isVolatile())
+        Ptr = RMW->getPointerOperand();
+      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I); CX && !CX->isVolatile())
+        Ptr = CX->getPointerOperand();
+      else if (auto *L = dyn_cast<LoadInst>(&I); L && L->isAtomic() && !L->isVolatile())
+        Ptr = L->getPointerOperand();
+      else if (auto *S = dyn_cast<StoreInst>(&I); S && S->isAtomic() && !S->isVolatile())
+        Ptr = S->getPointerOperand();
+      if (Ptr && isShared(Ptr))
+        Atomics.push_back(&I);
+    }
+    if (Atomics.empty())
+      return;
+    MDNode *Racy = MDNode::getDistinct(Ctx, {});
+    for (Instruction *I : Atomics) {
+      // The loads and stores LowerAtomic puts before I: those between I's predecessor and I.
+      Instruction *Before = I->getPrevNode();
+      BasicBlock *BB = I->getParent();
+      Instruction *After = I->getNextNode();
+      if (auto *L = dyn_cast<LoadInst>(I)) {
+        L->setAtomic(AtomicOrdering::NotAtomic);
+        L->setMetadata(LLVMContext::MD_access_group, Racy);
+        continue;
+      }
+      if (auto *S = dyn_cast<StoreInst>(I)) {
+        S->setAtomic(AtomicOrdering::NotAtomic);
+        S->setMetadata(LLVMContext::MD_access_group, Racy);
+        continue;
+      }
+      if (auto *RMW = dyn_cast<AtomicRMWInst>(I))
+        lowerAtomicRMWInst(RMW);
+      else
+        lowerAtomicCmpXchgInst(cast<AtomicCmpXchgInst>(I));
+      for (auto It = Before ? std::next(Before->getIterator()) : BB->begin(); &*It != After; ++It)
+        if (isa<LoadInst>(*It) || isa<StoreInst>(*It))
+          It->setMetadata(LLVMContext::MD_access_group, Racy);
+    }
   }
 
   /// Drops what does not survive the copy of stack objects into per-work-item arrays:
@@ -288,6 +372,130 @@ private:
     return Copy;
   }
 
+  /// Whether V reads the work-item's index (current_cpu_item.thread; Dim 3: any of x, y, z).
+  bool readsIndex(const Value *V, unsigned Dim, unsigned Depth = 0) const {
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > MaxRecomputed)
+      return false;
+    if (const auto *L = dyn_cast<LoadInst>(I)) {
+      APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+      const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+      const auto *Tls = dyn_cast<IntrinsicInst>(Base);
+      if (!Tls || Tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
+          Tls->getArgOperand(0)->getName() != CurrentItemName)
+        return false;
+      const uint64_t At = Offset.getZExtValue();
+      return At >= ThreadOffset && At < ThreadOffset + 12 &&
+             (Dim == 3 || (At - ThreadOffset) / 4 == Dim);
+    }
+    return llvm::any_of(I->operands(), [&](const Use &Op) { return readsIndex(Op.get(), Dim, Depth + 1); });
+  }
+
+  /// The same for every work-item of the workgroup, and computable anywhere: from arguments,
+  /// constants and current_cpu_item's fields other than the index.
+  bool uniform(const Value *V) const {
+    unsigned Budget = MaxRecomputed;
+    return recomputable(V, Budget) && !readsIndex(V, 3);
+  }
+
+  /// Whether L is a grid-stride loop: an induction variable that starts at a value computed from
+  /// the work-item's x index, steps by a uniform value, and is tested against a uniform bound.
+  bool gridStride(const Loop &L, PHINode *&Induction, Value *&Stride) const {
+    BasicBlock *Header = L.getHeader(), *Latch = L.getLoopLatch();
+    BasicBlock *Before = L.getLoopPredecessor();
+    if (!Latch || !Before || !isa<BranchInst>(Latch->getTerminator()))  // SplitEdge can split it
+      return false;
+    for (const BasicBlock *BB : L.blocks())
+      for (const Instruction &I : *BB)
+        if (const auto *CB = dyn_cast<CallBase>(&I))
+          if (const Function *Callee = calledFunction(*CB); Callee && isBarrier(*Callee))
+            return false;
+    for (PHINode &P : Header->phis()) {
+      if (P.getNumIncomingValues() != 2)
+        continue;
+      Value *Start = P.getIncomingValueForBlock(Before);
+      auto *Next = dyn_cast<BinaryOperator>(P.getIncomingValueForBlock(Latch));
+      if (!Next || Next->getOpcode() != Instruction::Add)
+        continue;
+      Value *Step = Next->getOperand(0) == &P ? Next->getOperand(1)
+                    : Next->getOperand(1) == &P ? Next->getOperand(0) : nullptr;
+      unsigned Budget = MaxRecomputed;
+      if (!Step || !uniform(Step) || !recomputable(Start, Budget) || !readsIndex(Start, 0))
+        continue;
+      SmallVector<BasicBlock *, 4> Exiting;
+      L.getExitingBlocks(Exiting);
+      const bool Tested = llvm::any_of(Exiting, [&](BasicBlock *BB) {
+        const auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+        const auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+        if (!Cmp)
+          return false;
+        const Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+        return ((A == &P || A == Next) && uniform(B)) || ((B == &P || B == Next) && uniform(A));
+      });
+      if (Tested) {
+        Induction = &P;
+        Stride = Step;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// A prefetch, before each load in L from base[Induction], of base[Induction + Stride]: where
+  /// the work-item's next iteration reads, a sweep later (the grid's stride apart, in another
+  /// page: out of the hardware prefetchers' reach).
+  void prefetchNextIteration(const Loop &L, PHINode *Induction, Value *Stride) {
+    SmallVector<std::pair<LoadInst *, GetElementPtrInst *>, 4> Loads;
+    for (BasicBlock *BB : L.blocks())
+      for (Instruction &I : *BB)
+        if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
+          if (auto *G = dyn_cast<GetElementPtrInst>(Load->getPointerOperand());
+              G && G->getNumIndices() == 1 && *G->idx_begin() == Induction && uniform(G->getPointerOperand()))
+            Loads.push_back({Load, G});
+    for (auto [Load, G] : Loads) {
+      IRBuilder<> B(Load);
+      Value *Next = B.CreateAdd(Induction, copyComputationBefore(Stride, Load));
+      Value *At = B.CreateGEP(G->getSourceElementType(), copyComputationBefore(G->getPointerOperand(), Load), Next);
+      B.CreateIntrinsic(Intrinsic::prefetch, {At->getType()},
+                        {At, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+    }
+  }
+
+  /// Grid-stride loops (`for (i = global_id_x(); i < n; i += grid_dim_x() * block_dim_x())`)
+  /// get a virtual barrier on their back edge: each sweep of the work-item loop then runs one
+  /// iteration of every work-item, as a GPU runs them in lockstep, so that consecutive work-items
+  /// touch consecutive addresses (run to completion one work-item after another, each access was
+  /// a stride away from the last: a multiple of 4 KiB, conflicting in the caches). It does not
+  /// synchronise: the runtime runs a virtual region's work-items whenever any waits there, and
+  /// counts rounds of real barriers only without them (__offload_cpu_next_region). At most Room
+  /// (real and virtual barriers together stay within MaxBarriers); the outermost such loops.
+  void addVirtualBarriers(unsigned Room) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    SmallVector<Loop *, 8> Work(LI.begin(), LI.end());
+    SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> Chosen;
+    while (!Work.empty()) {
+      Loop *L = Work.pop_back_val();
+      PHINode *Induction = nullptr;
+      Value *Stride = nullptr;
+      if (gridStride(*L, Induction, Stride))
+        Chosen.push_back({L, Induction, Stride});
+      else
+        Work.append(L->begin(), L->end());
+    }
+    for (auto [L, Induction, Stride] : Chosen) {
+      if (VirtualBlocks.size() == Room)
+        break;
+      prefetchNextIteration(*L, Induction, Stride);
+      // As a barrier's: a block of its own, then the region's head (the header's phis have
+      // an incoming block of the region).
+      BasicBlock *V = SplitEdge(L->getLoopLatch(), L->getHeader());
+      V->setName("virtual.barrier");
+      SplitBlock(V, V->getTerminator())->setName("virtual.resume");
+      VirtualBlocks.push_back(V);
+    }
+  }
+
   void splitAtBarriers() {
     SmallVector<CallBase *, 8> Barriers;
     for (Instruction &I : instructions(F))
@@ -301,9 +509,12 @@ private:
       SplitBlock(Barrier, CB->getNextNode());
       BarrierBlocks.push_back(Barrier);
     }
+    BarrierBlocks.append(VirtualBlocks.begin(), VirtualBlocks.end());
   }
 
   bool isBarrierBlock(const BasicBlock *BB) const { return llvm::is_contained(BarrierBlocks, BB); }
+  /// Whether region R (R > 0) starts at a virtual barrier.
+  bool isVirtual(size_t R) const { return llvm::is_contained(VirtualBlocks, BarrierBlocks[R - 1]); }
 
   /// Blocks reachable from X's successors through a barrier without passing X again (where a
   /// value X defines arrives from before a barrier).
@@ -594,7 +805,7 @@ private:
       States = B.CreateInBoundsGEP(I8, Base, StateAt, "states");
       Pending = B.CreateInBoundsGEP(I8, Base, PendingAt, "pending");
       B.CreateStore(B.getInt32(0), B.CreateInBoundsGEP(I32, Pending, Count64));  // no round yet
-      NextRegion = M.getOrInsertFunction(NextRegionName, I32, Ptr, Ptr, I32);
+      NextRegion = M.getOrInsertFunction(NextRegionName, I32, Ptr, Ptr, I32, I64);
       if (auto *NF = dyn_cast<Function>(NextRegion.getCallee())) {
         NF->setDoesNotThrow();
         NF->setOnlyAccessesArgMemory();
@@ -638,7 +849,8 @@ private:
       Value *Index64 = B.CreateZExt(B.CreateNUWAdd(Row, X, "item"), I64);
       Value *StateOf = Barriers ? B.CreateInBoundsGEP(I32, States, Index64, "state") : nullptr;
       if (OnlyWaiting)  // the work-items the runtime releases from this region's barrier now
-        B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, B.CreateInBoundsGEP(I32, Pending, Index64)),
+        B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, isVirtual(R) ? StateOf  // all that wait
+                                                            : B.CreateInBoundsGEP(I32, Pending, Index64)),
                                       B.getInt32(R)),
                        Body, XNext);
       else
@@ -736,7 +948,11 @@ private:
     // wait at another barrier: released in turn, as NVIDIA's bar.sync counts any barrier).
     if (Barriers) {
       B.SetInsertPoint(Next);
-      Value *To = B.CreateCall(NextRegion, {States, Pending, Count}, "next");
+      uint64_t VirtualMask = 0;  // bit R - 1: region R starts at a virtual barrier
+      for (size_t R = 1; R < Heads.size(); ++R)
+        if (isVirtual(R))
+          VirtualMask |= uint64_t(1) << (R - 1);
+      Value *To = B.CreateCall(NextRegion, {States, Pending, Count, B.getInt64(VirtualMask)}, "next");
       SwitchInst *S = B.CreateSwitch(To, End, 2 * Heads.size());
       for (size_t R = 1; R < Heads.size(); ++R) {
         S->addCase(B.getInt32(2 * R), Starts[R][0]);

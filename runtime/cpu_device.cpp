@@ -329,21 +329,39 @@ void *__offload_cpu_workgroup_scratch(std::uint64_t bytes) {
 /// loops at the start): each work-item's region in this round, ~0u once released. Returns 2R
 /// when every work-item is released from region R's barrier, 2R + 1 when only some are (the
 /// loops then run those with pending == R), ~0u when all ended.
+/// `virtual_regions` (bit R - 1 for region R): regions that start at a virtual barrier, the back
+/// edge of a grid-stride loop (compiler/CpuWorkItemLoops.cpp). They do not synchronise: while
+/// any work-item waits at one, that region runs (2R when all wait there; 2R + 1 runs those whose
+/// state is R), outside the rounds, which resume once none does.
 std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32_t *pending,
-                                        std::uint32_t count) {
+                                        std::uint32_t count, std::uint64_t virtual_regions) {
   constexpr std::uint32_t ended = ~0u;
   std::uint32_t &in_round = pending[count], &released = pending[count + 1];
   if (in_round)
     for (std::uint32_t i = 0; i < count; ++i)
       if (pending[i] == released)
         pending[i] = ended;
+  if (!in_round) {
+    // The common case, one pass: every work-item waits at the same barrier (real or virtual),
+    // or all ended. The region then runs for them all and needs no `pending`.
+    const std::uint32_t first = states[0];
+    if (all_equal(states, count, first))
+      return first == ended ? ended : 2 * first;
+  }
+  if (virtual_regions) {
+    std::uint32_t at = ended, there = 0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t s = states[i];
+      if (s - 1 < 64 && (virtual_regions >> (s - 1) & 1) && s <= at) {
+        there = s == at ? there + 1 : 1;
+        at = s;
+      }
+    }
+    if (at != ended)
+      return 2 * at + (there == count ? 0 : 1);
+  }
   for (;;) {
     if (!in_round) {
-      // The common case, one pass: every work-item waits at the same barrier (or all ended).
-      // The round then releases them all at once and needs no `pending`.
-      const std::uint32_t first = states[0];
-      if (all_equal(states, count, first))
-        return first == ended ? ended : 2 * first;
       bool any = false;
       for (std::uint32_t i = 0; i < count; ++i)
         any |= (pending[i] = states[i]) != ended;
@@ -356,6 +374,9 @@ std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32
       next = std::min(next, pending[i]);
     if (next == ended) {  // every work-item of this round was released: the next round
       in_round = 0;
+      const std::uint32_t first = states[0];
+      if (all_equal(states, count, first))
+        return first == ended ? ended : 2 * first;
       continue;
     }
     bool all = true;

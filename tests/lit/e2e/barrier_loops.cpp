@@ -18,18 +18,25 @@
 // BUILD-DAG: kernel 'through_calls' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'diverge' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'uses_shuffle' on the CPU device: fibers, because it uses warp operations
+// BUILD-DAG: kernel 'grid_stride_sum' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'shared_atomics' on the CPU device: work-item loops split at its barriers
+// BUILD-DAG: kernel 'grid_stride_break' on the CPU device: work-item loops split at its barriers
 // CHECK: scan: ok
 // CHECK: live_values: ok
 // CHECK: early_return: ok
 // CHECK: grid3: ok
 // CHECK: through_calls: ok
 // CHECK: uses_shuffle: ok
+// CHECK: grid_stride_sum: ok
+// CHECK: grid_stride_break: ok
+// CHECK: shared_atomics: ok
 // LOOPS: big_locals: ok
 // LOOPS: diverge: ok
 // LOOPS: guard_on_return: ok
 // CHECK: barrier_loops: all checks passed
 #include <offload/offload.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <span>
@@ -106,6 +113,68 @@ OFFLOAD_KERNEL void uses_shuffle(std::span<unsigned> out) {
   const unsigned t = offload::thread_id_x();
   offload::barrier();
   out[t] = offload::shuffle(t, (offload::lane_id() + 1) % 32);
+}
+
+// A grid-stride loop (run interleaved across the work-items on the CPU device: a virtual barrier
+// on its back edge) whose trip count differs between work-items (n is not a multiple of the
+// grid), then a barrier tree in shared memory.
+OFFLOAD_KERNEL void grid_stride_sum(std::span<const long> v, std::span<long> out) {
+  auto &s = offload::shared<long[64]>([] {});
+  const unsigned t = offload::thread_id_x();
+  long partial = 0;
+  const std::size_t stride = std::size_t(offload::grid_dim_x()) * offload::block_dim_x();
+  for (std::size_t i = offload::global_id_x(); i < v.size(); i += stride)
+    partial += v[i] * long(i % 3 + 1);
+  s[t] = partial;
+  offload::barrier();
+  for (unsigned h = 32; h > 0; h /= 2) {
+    if (t < h) s[t] += s[t + h];
+    offload::barrier();
+  }
+  if (t == 0) out[offload::block_id_x()] = s[0];
+}
+
+// Work-items leave a grid-stride loop early (a break, at different iterations, some before the
+// first), then read what others wrote in shared memory after the barrier: they must wait there
+// for those still in the loop (the virtual barrier does not synchronise; the real one does).
+OFFLOAD_KERNEL void grid_stride_break(std::span<const long> v, std::span<long> out) {
+  auto &s = offload::shared<long[64]>([] {});
+  const unsigned t = offload::thread_id_x();
+  s[t] = -1;
+  long count = 0;
+  const std::size_t stride = std::size_t(offload::grid_dim_x()) * offload::block_dim_x();
+  for (std::size_t i = offload::global_id_x(); i < v.size(); i += stride) {
+    if (v[i] < 0)
+      break;
+    count += v[i];
+  }
+  s[t] = count;
+  offload::barrier();
+  out[offload::global_id_x()] = s[(t + 1) % 64] + 1000 * s[(t + 37) % 64];
+}
+
+// Atomics on shared memory (plain loads and stores on the CPU device, where a workgroup's
+// work-items share one host thread): many work-items update the same elements, through an
+// integer add, a floating-point add (a compare-exchange loop), a max and an exchange.
+OFFLOAD_KERNEL void shared_atomics(std::span<double> out) {
+  auto &bins = offload::shared<unsigned[8]>([] {});
+  auto &sum = offload::shared<double[1]>([] {});
+  auto &top = offload::shared<unsigned[2]>([] {});
+  const unsigned t = offload::thread_id_x();
+  if (t < 8) bins[t] = 0;
+  if (t == 0) sum[0] = 0, top[0] = 0, top[1] = 0;
+  offload::barrier();
+  offload::atomic_add(&bins[t * 5 % 8], t + 1);
+  offload::atomic_add(&sum[0], 0.5 * t);
+  offload::atomic_max(&top[0], t * 7 % 101);
+  offload::atomic_exchange(&top[1], 1u);
+  offload::barrier();
+  if (t < 8) out[offload::block_id_x() * 11 + t] = bins[t];
+  if (t == 0) {
+    out[offload::block_id_x() * 11 + 8] = sum[0];
+    out[offload::block_id_x() * 11 + 9] = top[0];
+    out[offload::block_id_x() * 11 + 10] = top[1];
+  }
 }
 
 // As work-item loops, a barrier kernel's stack objects are per-work-item arrays in a buffer of
@@ -214,6 +283,45 @@ int main() {
     bool ok = true;
     for (unsigned t = 0; t < 64; ++t) ok &= out[t] == (t / 32) * 32 + (t % 32 + 1) % 32;
     report("uses_shuffle", ok);
+  }
+  {
+    // 3 workgroups of 64: a grid of 192; 1000 elements: work-items 0-39 of the grid run 6
+    // iterations, the others 5.
+    std::vector<long> v(1000), out(3, 0), expect(3, 0);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = long(i * 7 % 23);
+    for (std::size_t i = 0; i < v.size(); ++i) expect[i % 192 / 64] += v[i] * long(i % 3 + 1);
+    offload::launch(grid_stride_sum, {.workgroups = {3}, .threads = {64}}, std::span<const long>(v),
+                    std::span(out));
+    report("grid_stride_sum", out == expect);
+  }
+  {
+    // Element i < 0 ends the loop of work-item i % 192: work-item g runs g % 9 iterations
+    // (none for g % 9 == 0), except where the grid's end comes first.
+    std::vector<long> v(2000), out(192, 0), count(192, 0), expect(192);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = i / 192 == i % 192 % 9 ? -1 : long(i % 5 + 1);
+    for (std::size_t g = 0; g < 192; ++g)
+      for (std::size_t i = g; i < v.size() && v[i] >= 0; i += 192) count[g] += v[i];
+    for (std::size_t g = 0; g < 192; ++g) {
+      const std::size_t b = g / 64 * 64, t = g % 64;
+      expect[g] = count[b + (t + 1) % 64] + 1000 * count[b + (t + 37) % 64];
+    }
+    offload::launch(grid_stride_break, {.workgroups = {3}, .threads = {64}}, std::span<const long>(v),
+                    std::span(out));
+    report("grid_stride_break", out == expect);
+  }
+  {
+    std::vector<double> out(2 * 11, -1), expect(11, 0);
+    for (unsigned t = 0; t < 200; ++t) {
+      expect[t * 5 % 8] += t + 1;
+      expect[8] += 0.5 * t;
+      expect[9] = std::max(expect[9], double(t * 7 % 101));
+    }
+    expect[10] = 1;
+    offload::launch(shared_atomics, {.workgroups = {2}, .threads = {200}}, std::span(out));
+    bool ok = true;
+    for (unsigned b = 0; b < 2; ++b)
+      for (unsigned k = 0; k < 11; ++k) ok &= out[b * 11 + k] == expect[k];
+    report("shared_atomics", ok);
   }
   if (std::getenv("BARRIER_LOOPS_CPU_IMAGE")) {
     int big = 0;
