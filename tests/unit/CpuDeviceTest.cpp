@@ -114,16 +114,18 @@ TEST(CpuDevice, DynamicSharedMemoryHasTheLaunchSize) {
 // The work-item loops' dispatch (compiler/CpuWorkItemLoops.cpp): after a region, which barrier's
 // region runs next, in rounds as NVIDIA's bar.sync 0 counts any barrier.
 extern "C" std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32_t *pending,
-                                                    std::uint32_t count);
+                                                    std::uint32_t count, std::uint64_t virtual_regions);
 
 namespace {
 constexpr std::uint32_t ended = ~0u;
 
 struct dispatch {
   std::vector<std::uint32_t> states, pending;
+  std::uint64_t virtual_regions = 0;  // bit R - 1: region R follows a virtual barrier
   explicit dispatch(std::vector<std::uint32_t> s) : states(std::move(s)), pending(states.size() + 2, 0) {}
   std::uint32_t next() {
-    return __offload_cpu_next_region(states.data(), pending.data(), std::uint32_t(states.size()));
+    return __offload_cpu_next_region(states.data(), pending.data(), std::uint32_t(states.size()),
+                                     virtual_regions);
   }
 };
 } // namespace
@@ -158,4 +160,23 @@ TEST(CpuWorkItemLoops, DifferentBarriersAreReleasedInTurnOncePerRound) {
   EXPECT_EQ(d.next(), 2u * 2 + 1);  // next round: 0 and 2 (1 ended)
   d.states = {ended, ended, ended, ended};
   EXPECT_EQ(d.next(), ended);
+}
+
+// A grid-stride loop's virtual barrier (its back edge) does not synchronise: work-items there
+// run on while others wait at a real barrier, which releases only once none is left there.
+TEST(CpuWorkItemLoops, VirtualBarriersRunOnBeforeRealOnesRelease) {
+  dispatch d({2, 3, 2, 3});
+  d.virtual_regions = 1u << (2 - 1);
+  EXPECT_EQ(d.next(), 2u * 2 + 1);  // those in the loop, by their states
+  d.states = {2, 3, 3, 3};
+  EXPECT_EQ(d.next(), 2u * 2 + 1);
+  d.states = {3, 3, 3, 3};
+  EXPECT_EQ(d.next(), 2u * 3);      // all at the real barrier: released together
+  d.states = {2, 2, 2, 2};
+  EXPECT_EQ(d.next(), 2u * 2);      // all in the loop: its version for all
+  d.states = {ended, 2, ended, 3};
+  EXPECT_EQ(d.next(), 2u * 2 + 1);
+  d.states = {ended, ended, ended, 3};
+  EXPECT_EQ(d.next(), 2u * 3 + 1);  // one left at the real barrier, the rest ended
+  EXPECT_EQ(d.pending[3], 3u);
 }
