@@ -7,7 +7,9 @@
 #include <offload/launch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <unistd.h>
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
@@ -79,6 +81,13 @@ std::terminate_handler previous_terminate = nullptr;
 /// An offload::error nobody caught ends the program with its one-line message and exit status
 /// 1; other exceptions go to the handler that was installed before.
 [[noreturn]] void terminate_on_offload_error() {
+  // One thread ends the program: a second thread terminating at the same time (two launches
+  // failing at once) waits here for the first one's exit instead of running exit() beside it,
+  // which would run the static destructors twice and print through freed strings.
+  static std::atomic<bool> ending{false};
+  if (ending.exchange(true))
+    for (;;)
+      pause();
   if (std::exception_ptr current = std::current_exception()) {
     try {
       std::rethrow_exception(current);

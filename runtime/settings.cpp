@@ -9,6 +9,7 @@
 #include <cstring>
 #include <strings.h>
 #include <thread>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace offload::rt {
@@ -138,6 +139,10 @@ settings read_settings() {
     else if (access(dir.c_str(), W_OK | X_OK) != 0)
       problem("OFFLOAD_TRACE=" + path + ": the folder " + dir +
               " cannot be written to (" + std::strerror(errno) + ")");
+    else if (struct stat st; stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      problem("OFFLOAD_TRACE=" + path + " is not a file the timeline can replace (it is " +
+              (S_ISDIR(st.st_mode) ? "a folder" : "not a plain file") +
+              "): the timeline is written to FILE.json, replaced whole at exit");
     else
       s.trace_path = path;
   }

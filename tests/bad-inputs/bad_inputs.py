@@ -288,6 +288,10 @@ CASES = [
              env={"OMP_TARGET_OFFLOAD": "bogus"}),
     run_case("env-bad-profile", "bad-environment", kernel="set", env={"OFFLOAD_PROFILE": "yes"}),
     run_case("env-bad-trace", "bad-environment", kernel="set", env={"OFFLOAD_TRACE": "trace.txt"}),
+    run_case("env-trace-folder", "bad-environment", kernel="set",
+             env={"OFFLOAD_TRACE": "{work}/trace-folder.json"}, setup="trace-folder"),
+    run_case("env-bad-device-two-threads", "bad-environment", kernel="set",
+             env={"OFFLOAD_DEVICE": "gpu9"}),
     run_case("span-bytes-overflow", "span-overflow", kernel="scale"),
     run_case("span-bad-pointer", "unreadable-argument", kernel="scale", gpu=False,
              note="libomptarget reads the bad address itself on a GPU"),
@@ -362,6 +366,8 @@ def prepare(setup, work, driver):
             os.symlink(target, link)
     elif setup == "own-source":
         shutil.copy(FINE, os.path.join(work, "mine.cpp"))
+    elif setup == "trace-folder":  # OFFLOAD_TRACE names a folder
+        os.makedirs(os.path.join(work, "trace-folder.json"), exist_ok=True)
     elif setup == "other-file":  # -o names a file of the user's that is not an input
         shutil.copy(FINE, os.path.join(work, "other.cpp"))
     elif setup == "cut-archive":  # an archive whose last member is cut short
@@ -470,7 +476,9 @@ def main():
         env = dict(os.environ)
         for var in ("OFFLOAD_DEVICE", "OMP_TARGET_OFFLOAD", "OFFLOAD_CPU_THREADS", "OFFLOAD_INFO"):
             env.pop(var, None)
-        env.update(case.env)
+        env.update({k: v.format(work=work) for k, v in case.env.items()})
+        if case.setup and case.kind != "build":
+            prepare(case.setup, work, driver)
         if case.kind == "build":
             if case.setup:
                 prepare(case.setup, work, driver)

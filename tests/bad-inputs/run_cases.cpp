@@ -11,6 +11,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 OFFLOAD_KERNEL void set(int (*x)[4], int v) {
@@ -234,6 +235,14 @@ int main(int argc, char **argv) {
       {"env-bad-cuda-schedule", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-cuda-schedule */ }},
       {"env-bad-profile", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-profile */ }},
       {"env-bad-trace", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-trace */ }},
+      {"env-trace-folder", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-trace-folder */ }},
+      // Two threads fail at once, neither catches: one line, exit 1 (not two exit()s at once).
+      {"env-bad-device-two-threads", [] {
+         auto fail = [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-device-two-threads */ };
+         std::thread a(fail), b(fail);
+         a.join();
+         b.join();
+       }},
       {"env-bad-omp-offload", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-omp-offload */ }},
       {"span-bytes-overflow", [] {
          double d = 1;
