@@ -190,8 +190,14 @@ Expected<DeviceImageFile> compileDeviceCode(const Manifest &M, const Toolchain &
   const bool CpuImage =
       O.CpuImage || (O.CpuImageForBarriers &&
                      llvm::any_of(M.Kernels, [](const ManifestKernel &K) { return K.UsesBarriers; }));
+  // A file without kernels whose functions reach a barrier (for other files' kernels) has a
+  // CPU image too: the bodies of those functions, for the link to split those kernels at.
+  const bool BarrierExports =
+      llvm::any_of(M.Exports, [](const ManifestExport &E) { return E.UsesBarriers; });
   for (const OffloadArch &Arch : O.Archs) {
-    if (M.Kernels.empty() || (Arch.isHost() && !CpuImage))
+    if (Arch.isHost() ? !(CpuImage || (BarrierExports && O.CpuImageForBarriers)) ||
+                            (M.Kernels.empty() && !BarrierExports)
+                      : M.Kernels.empty())
       continue;
     Timer T{"device bitcode for " + Arch.name(), O.Commands};
     Expected<std::string> Bitcode = Arch.isHost() ? compileCpuBitcode(M, Tools, O)

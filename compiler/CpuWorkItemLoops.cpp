@@ -11,6 +11,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -194,8 +195,18 @@ private:
       if (Callee && isWarpOperation(*Callee))
         return "it uses warp operations (shuffle, ballot, warp_reduce), which run as fibers";
     }
-    if (!Barriers)
+    if (!Barriers) {
+      // One loop over the work-items — unless an indirect call may reach a barrier: some
+      // function that reaches one has its address taken somewhere in the program.
+      for (Instruction &I : instructions(F))
+        if (const auto *CB = dyn_cast<CallBase>(&I); CB && !CB->isInlineAsm() && !calledFunction(*CB))
+          for (const Function &G : M)
+            if ((isBarrier(G) || Reach.contains(&G)) &&
+                G.hasAddressTaken(nullptr, false, true, /*IgnoreLLVMUsed=*/true))
+              return "it makes an indirect call, and '" + demangled(G.getName()) +
+                     "', which reaches a barrier, has its address taken";
       return "";
+    }
     for (Instruction &I : instructions(F)) {
       if (auto *A = dyn_cast<AllocaInst>(&I))
         if (!A->isStaticAlloca() || A->getParent() != &F.getEntryBlock())
@@ -566,34 +577,68 @@ private:
       }
     }
     const BasicBlock::iterator AllocaPoint = F.getEntryBlock().begin();
+    SmallVector<PHINode *, 8> Phis;
     for (Instruction *I : Demote) {
       if (unsigned Budget = MaxRecomputed; recomputable(I, Budget)) {
         recomputeAtUses(I);
         continue;
       }
-      auto *Phi = dyn_cast<PHINode>(I);
-      if (!Phi) {
+      if (auto *Phi = dyn_cast<PHINode>(I))
+        Phis.push_back(Phi);
+      else
         DemoteRegToStack(*I, false, AllocaPoint);  // reloads at each use
-        continue;
-      }
-      // DemotePHIToStack reloads once, where the phi was: reload at each use instead (a use
-      // past a barrier would otherwise read the reload of another region).
-      AllocaInst *Slot = DemotePHIToStack(Phi, AllocaPoint);
-      SmallVector<LoadInst *, 2> Reloads;
-      for (User *U : Slot->users())
-        if (auto *L = dyn_cast<LoadInst>(U))
-          Reloads.push_back(L);
-      for (LoadInst *L : Reloads)
-        for (Use &U : make_early_inc_range(L->uses())) {
-          auto *User = cast<Instruction>(U.getUser());
-          Instruction *At = User;
-          if (auto *P = dyn_cast<PHINode>(User))
-            At = P->getIncomingBlock(U)->getTerminator();
-          else if (User->getParent() == L->getParent())
-            continue;
-          U.set(new LoadInst(L->getType(), Slot, L->getName(), At->getIterator()));
-        }
     }
+    demotePhis(Phis, AllocaPoint);
+  }
+
+  /// Phis to stack slots, reloaded at each use (a use past a barrier reads the slot, not a
+  /// reload made in another region). The phis of a block are one parallel copy per incoming
+  /// edge: every value is read before any slot is written (`x, y = y, x` across a barrier in
+  /// a loop swaps), and an edge from a block with several successors gets a block of its own,
+  /// so the copy runs only when that edge is taken.
+  void demotePhis(ArrayRef<PHINode *> Phis, BasicBlock::iterator AllocaPoint) {
+    DenseMap<PHINode *, AllocaInst *> Slot;
+    SetVector<BasicBlock *> Blocks;
+    for (PHINode *P : Phis) {
+      Slot[P] = new AllocaInst(P->getType(), DL.getAllocaAddrSpace(), nullptr,
+                               P->getName() + ".slot", AllocaPoint);
+      Blocks.insert(P->getParent());
+    }
+    for (BasicBlock *B : Blocks) {
+      SmallSetVector<BasicBlock *, 4> Preds(pred_begin(B), pred_end(B));
+      for (BasicBlock *Pred : Preds) {
+        BasicBlock *Edge = Pred;
+        if (Pred->getTerminator()->getNumSuccessors() > 1)
+          Edge = SplitEdge(Pred, B);
+        const BasicBlock::iterator At = Edge->getTerminator()->getIterator();
+        SmallVector<std::pair<Value *, AllocaInst *>, 4> Copies;
+        for (PHINode &P : B->phis()) {
+          auto Own = Slot.find(&P);
+          if (Own == Slot.end())
+            continue;
+          Value *V = P.getIncomingValueForBlock(Edge);
+          if (auto *Q = dyn_cast<PHINode>(V); Q && Slot.count(Q))
+            V = new LoadInst(Q->getType(), Slot[Q], Q->getName(), At);
+          Copies.push_back({V, Own->second});
+        }
+        for (auto [V, S] : Copies)
+          new StoreInst(V, S, At);
+      }
+    }
+    for (PHINode *P : Phis)
+      for (Use &U : make_early_inc_range(P->uses())) {
+        auto *User = cast<Instruction>(U.getUser());
+        if (auto *UP = dyn_cast<PHINode>(User); UP && Slot.count(UP))
+          continue;  // the copies above carry it
+        Instruction *At = User;
+        if (auto *UP = dyn_cast<PHINode>(User))
+          At = UP->getIncomingBlock(U)->getTerminator();
+        U.set(new LoadInst(P->getType(), Slot[P], P->getName(), At->getIterator()));
+      }
+    for (PHINode *P : Phis)
+      P->replaceAllUsesWith(PoisonValue::get(P->getType()));
+    for (PHINode *P : Phis)
+      P->eraseFromParent();
   }
 
   /// Whether V can be computed again where it is used, from what it was computed from, instead

@@ -194,6 +194,7 @@ private:
       E.Symbol = F->getName().str();
     }
     E.Callee = exactCallee(F, Ctx);
+    E.UsesBarriers = mayCallBarrier(F);
     Out.Exports.push_back(std::move(E));
   }
 

@@ -66,8 +66,12 @@ public:
     if (Found)
       return false;
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
-      return true;
+    // A call through a function pointer may reach one; the link, which sees every function
+    // whose address is taken, decides (CpuWorkItemLoops.cpp).
+    if (!Callee) {
+      Found = true;
+      return false;
+    }
     // Work-items meet at barriers and at warp operations (the CPU device's are fiber switches).
     if (const std::string Name = Callee->getQualifiedNameAsString();
         Name == "offload::barrier" || Name == "offload::detail::cpu_warp_exchange") {

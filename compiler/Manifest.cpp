@@ -103,7 +103,8 @@ std::string toJSON(const Manifest &M) {
   if (!M.Exports.empty()) {
     json::Array Exports;
     for (const ManifestExport &E : M.Exports)
-      Exports.push_back(json::Object{{"symbol", E.Symbol}, {"callee", E.Callee}});
+      Exports.push_back(json::Object{{"symbol", E.Symbol}, {"callee", E.Callee},
+                                     {"uses_barriers", E.UsesBarriers}});
     Root["exports"] = std::move(Exports);
   }
   std::string Text;
@@ -194,7 +195,7 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
       auto Callee = EO ? Str(*EO, "callee") : std::nullopt;
       if (!Symbol || !Callee || Symbol->empty() || Callee->empty())
         return Fail("an export lacks \"symbol\" or \"callee\"");
-      M.Exports.push_back({*Symbol, *Callee});
+      M.Exports.push_back({*Symbol, *Callee, EO->getBoolean("uses_barriers").value_or(false)});
     }
   return M;
 }

@@ -49,6 +49,9 @@ struct ManifestKernel {
 struct ManifestExport {
   std::string Symbol;  ///< its (mangled) symbol
   std::string Callee;  ///< C++ expression naming it, for generated code
+  /// It may reach offload::barrier() (or a warp operation): the file then builds its CPU
+  /// image even without kernels, so the link can split another file's kernel at that barrier.
+  bool UsesBarriers = false;
 };
 
 /// A translation unit's manifest.

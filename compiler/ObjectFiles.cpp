@@ -122,9 +122,13 @@ Expected<MergedDeviceCode> mergeDeviceCode(const std::vector<DeviceImageFile> &F
   for (const DeviceImageFile &F : Files) {
     for (const ManifestKernel &K : F.Kernels.Kernels)
       Merged.Kernels.addKernel(K);
-    if (F.Kernels.Kernels.empty())
+    if (F.Kernels.Kernels.empty() && F.Images.empty())
       continue;
     for (auto &[Arch, Paths] : Merged.BitcodeByArch) {
+      // A file without kernels has only a CPU image (the bodies of its functions that reach
+      // a barrier, compileDeviceCode): GPU code for its functions comes from its source.
+      if (F.Kernels.Kernels.empty() && !Arch.isHost())
+        continue;
       auto It = std::find_if(F.Images.begin(), F.Images.end(),
                              [&](const DeviceImage &I) { return I.Arch == Arch; });
       // The CPU image is optional per object (--cpu-image=auto builds it only without GPU
