@@ -261,6 +261,21 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
                       const std::string &HostObject, const std::string &Object,
                       bool SkipWithoutKernels, std::vector<std::string> *DepFiles) {
   const std::string ObjectStem = S.Stem + "." + tempStem(Source);
+  // An output that exists and is not a plain file (-o /dev/null, a FIFO) is written into, as
+  // g++ does, never replaced: the object is made beside the temporaries, then copied there.
+  if (sys::fs::file_status St; Object != HostObject && !sys::fs::status(Object, St) &&
+                               sys::fs::exists(St) && !sys::fs::is_regular_file(St) &&
+                               !sys::fs::is_directory(St)) {
+    const std::string Made = S.TempDir + "/" + ObjectStem + ".made.o";
+    if (Error E = compileToObject(S, Source, MetadataFlags, HostCompile, HostObject, Made,
+                                  SkipWithoutKernels, DepFiles))
+      return E;
+    if (S.Commands.DryRun)
+      return Error::success();
+    if (std::error_code EC = sys::fs::copy_file(Made, Object))
+      return createFileError(Object, EC);
+    return Error::success();
+  }
   Expected<CompiledUnit> Unit =
       compileUnit(S, Source, MetadataFlags, HostCompile, HostObject, ObjectStem);
   if (!Unit)
