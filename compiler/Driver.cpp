@@ -314,6 +314,21 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
+  if (Pass == "all" && Inputs.empty() &&
+      llvm::any_of(HostFlags, [](StringRef F) { return F.starts_with("-dump") || F.starts_with("-print-"); })) {
+    // g++'s queries (-dumpversion, -dumpmachine, -print-file-name=..., -print-search-dirs):
+    // libtool and Makefiles ask the compiler; the host compiler answers.
+    Expected<std::string> Compiler = findTool(HostCompiler, {});
+    if (!Compiler)
+      fail("host compiler: " + toString(Compiler.takeError()));
+    std::vector<std::string> Command = {*Compiler};
+    Command.insert(Command.end(), HostFlags.begin(), HostFlags.end());
+    if (Error E = runCommand(Command, Cmd)) {
+      consumeError(std::move(E));  // the host compiler said why
+      return 1;
+    }
+    return 0;
+  }
   if (Pass != "device") {
     if (Inputs.empty())
       fail("no input file");
