@@ -59,7 +59,7 @@ std::vector<std::string> readDepFileText(StringRef Text) {
   return Deps;
 }
 
-static std::string escapeForMake(StringRef Path) {
+std::string escapeForMake(StringRef Path) {
   std::string Out;
   for (char C : Path) {
     if (C == ' ' || C == '#')

@@ -19,6 +19,10 @@ std::vector<std::string> readDepFileText(llvm::StringRef Text);
 
 /// The dependency file's text: `Targets: Deps` (escaped for make, wrapped as g++ wraps), and
 /// with Phony an empty rule for each prerequisite but the first (the source), as -MP.
+/// Path as make reads a target or prerequisite: spaces and `#` escaped, `$` doubled (what
+/// g++ does for -MQ and its default target).
+std::string escapeForMake(llvm::StringRef Path);
+
 std::string depFileText(llvm::ArrayRef<std::string> Targets, llvm::ArrayRef<std::string> Deps,
                         bool Phony);
 

@@ -472,8 +472,8 @@ int main(int argc, char **argv) {
       sys::path::replace_extension(Path, ".d");
     }
     std::vector<std::string> Targets = User.Deps.Targets;
-    if (Targets.empty())
-      Targets.push_back(Target);
+    if (Targets.empty())  // as g++ writes its default target: quoted for make (-MQ)
+      Targets.push_back(escapeForMake(Target));
     check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir));
   };
   if (CompileOnly) {

@@ -1,6 +1,8 @@
 // compiler/HostFlags.cpp — see HostFlags.h.
 #include "HostFlags.h"
 
+#include "DepFile.h"
+
 #include "clang/Options/Options.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -107,15 +109,7 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
     } else if (O.matches(options::OPT_MT)) {
       U.Deps.Targets.push_back(Value.str());
     } else if (O.matches(options::OPT_MQ)) {
-      std::string Quoted;  // as make reads it: `$` doubled, spaces and `#` escaped
-      for (char C : Value) {
-        if (C == '$')
-          Quoted += '$';
-        else if (C == ' ' || C == '#')
-          Quoted += '\\';
-        Quoted += C;
-      }
-      U.Deps.Targets.push_back(Quoted);
+      U.Deps.Targets.push_back(escapeForMake(Value));  // `$` doubled, spaces and `#` escaped
     } else if (O.matches(options::OPT_MP)) {
       U.Deps.Phony = true;
     } else if (O.matches(options::OPT_isystem) || O.matches(options::OPT_iquote) ||

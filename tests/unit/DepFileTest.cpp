@@ -32,3 +32,9 @@ TEST(DepFile, WrapsLongLines) {
   EXPECT_NE(Text.find(" \\\n"), std::string::npos);
   EXPECT_EQ(readDepFileText(Text).size(), 10u);
 }
+
+// g++ writes -MQ targets and its default target (the object, `-o 'my obj.o'`) quoted for make.
+TEST(DepFile, TargetsAreQuotedForMake) {
+  EXPECT_EQ(offload::compiler::escapeForMake("my obj$x#1.o"), "my\\ obj$$x\\#1.o");
+  EXPECT_EQ(offload::compiler::escapeForMake("plain/a.o"), "plain/a.o");
+}
