@@ -37,13 +37,14 @@ std::string generateCpuSource(const Manifest &M) {
      << "\n// One entry per kernel instantiation, each running a whole workgroup.\n"
      << includeDirective(M.Source)
      << "#include <offload/detail/cpu_entry.hpp>\n";
-  // Kernels that reach barriers (or may: their body is in another file) get a work-item
-  // function, which the device link turns into loops split at the barriers (CpuWorkItemLoops.h).
+  // Every kernel gets a work-item function, which the device link turns into loops over the
+  // work-items, split at the barriers of those that reach any (CpuWorkItemLoops.h): the loops
+  // it builds are marked parallel and combine atomics on one address (CpuRegionLoops.h), which
+  // a plain C++ loop in the header (run_workgroup_on_cpu, until 2026-12-04) could not.
   for (const ManifestKernel &K : M.Kernels)
     OS << "\n// " << K.Name << " (" << K.DeclaredAt << ")\n"
        << "extern \"C\" void " << cpuEntryName(K) << "(const offload::abi::slot_t *slots) {\n"
-       << "  offload::detail::" << (K.UsesBarriers || !K.Defined ? "run_workgroup_as_loops<" : "run_workgroup_on_cpu<")
-       << K.Callee << ">(slots);\n}\n";
+       << "  offload::detail::run_workgroup_as_loops<" << K.Callee << ">(slots);\n}\n";
   return S;
 }
 
@@ -162,8 +163,9 @@ static Error formLoops(const std::string &Bitcode, const std::string &Output,
   for (const WorkItemLoopsOutcome &Outcome : formWorkItemLoops(**Mod))
     if (O.Commands.Verbose)
       errs() << "offload-cxx: kernel '" << Outcome.Kernel << "' on the CPU device: "
-             << (Outcome.Loops ? "work-item loops split at its barriers"
-                               : "fibers, because " + Outcome.Reason)
+             << (!Outcome.Loops ? "fibers, because " + Outcome.Reason
+                 : Outcome.Split ? "work-item loops split at its barriers"
+                                 : "one loop over its work-items (no barriers)")
              << "\n";
   return writeBitcode(**Mod, Output);
 }

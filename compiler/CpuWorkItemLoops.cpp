@@ -1,5 +1,6 @@
 // compiler/CpuWorkItemLoops.cpp — see CpuWorkItemLoops.h.
 #include "CpuWorkItemLoops.h"
+#include "CpuRegionLoops.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -108,11 +109,15 @@ public:
   WorkItemLoops(Function &F, const DenseSet<const Function *> &Reach, const TargetLibraryInfo &TLI)
       : F(F), M(*F.getParent()), Ctx(F.getContext()), DL(M.getDataLayout()), Reach(Reach), TLI(TLI) {}
 
+  bool Split = false;  ///< after run(): F reached barriers (several regions)
+
   /// Transforms F; on failure returns why (F is then broken: the caller drops it).
   std::string run() {
     if (std::string Why = inlineWhatMeets(); !Why.empty())
       return Why;
-    const bool Barriers = hasBarriers();
+    // Without barriers, grid-stride loops stay as they are: interleaving them as virtual
+    // regions (as with barriers) made the corpus's atomic-reduction slower (33 -> 41 ms).
+    const bool Barriers = Split = hasBarriers();
     if (std::string Why = checkCalls(Barriers); !Why.empty())
       return Why;
     lowerSharedAtomics();
@@ -472,17 +477,8 @@ private:
     }
   }
 
-  /// Grid-stride loops (`for (i = global_id_x(); i < n; i += grid_dim_x() * block_dim_x())`)
-  /// get a virtual barrier on their back edge: each sweep of the work-item loop then runs one
-  /// iteration of every work-item, as a GPU runs them in lockstep, so that consecutive work-items
-  /// touch consecutive addresses (run to completion one work-item after another, each access was
-  /// a stride away from the last: a multiple of 4 KiB, conflicting in the caches). It does not
-  /// synchronise: the runtime runs a virtual region's work-items whenever any waits there, and
-  /// counts rounds of real barriers only without them (__offload_cpu_next_region). At most Room
-  /// (real and virtual barriers together stay within MaxBarriers); the outermost such loops.
-  void addVirtualBarriers(unsigned Room) {
-    DominatorTree DT(F);
-    LoopInfo LI(DT);
+  /// The outermost grid-stride loops of F.
+  SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> gridStrideLoops(LoopInfo &LI) const {
     SmallVector<Loop *, 8> Work(LI.begin(), LI.end());
     SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> Chosen;
     while (!Work.empty()) {
@@ -494,7 +490,21 @@ private:
       else
         Work.append(L->begin(), L->end());
     }
-    for (auto [L, Induction, Stride] : Chosen) {
+    return Chosen;
+  }
+
+  /// Grid-stride loops (`for (i = global_id_x(); i < n; i += grid_dim_x() * block_dim_x())`)
+  /// get a virtual barrier on their back edge: each sweep of the work-item loop then runs one
+  /// iteration of every work-item, as a GPU runs them in lockstep, so that consecutive work-items
+  /// touch consecutive addresses (run to completion one work-item after another, each access was
+  /// a stride away from the last: a multiple of 4 KiB, conflicting in the caches). It does not
+  /// synchronise: the runtime runs a virtual region's work-items whenever any waits there, and
+  /// counts rounds of real barriers only without them (__offload_cpu_next_region). At most Room
+  /// (real and virtual barriers together stay within MaxBarriers); the outermost such loops.
+  void addVirtualBarriers(unsigned Room) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (auto [L, Induction, Stride] : gridStrideLoops(LI)) {
       if (VirtualBlocks.size() == Room)
         break;
       prefetchNextIteration(*L, Induction, Stride);
@@ -688,17 +698,6 @@ private:
         continue;
       U.set(copyComputationBefore(I, At));
     }
-  }
-
-  static Value *copyComputationBefore(Value *V, Instruction *At) {
-    auto *I = dyn_cast<Instruction>(V);
-    if (!I)
-      return V;
-    Instruction *Copy = I->clone();
-    for (unsigned K = 0; K < I->getNumOperands(); ++K)
-      Copy->setOperand(K, copyComputationBefore(I->getOperand(K), At));
-    Copy->insertBefore(At->getIterator());
-    return Copy;
   }
 
   /// The blocks of the region that starts at Head: reachable without passing a barrier.
@@ -975,7 +974,13 @@ private:
       Z->addIncoming(Z1, ZNext);
       B.CreateCondBr(B.CreateICmpULT(Z1, Bz), ZLoop, Dispatch);
 
-      B.SetInsertPoint(Dispatch);
+      // One atomic per region for the work-items' atomics on one address (after markParallel:
+      // the accumulator is a reduction, not a parallel access).
+      auto Uniform = [&](const Value *V) {
+        unsigned Budget = MaxRecomputed;
+        return recomputable(V, Budget);  // the index is the loops' phis now: not recomputable
+      };
+      B.SetInsertPoint(combineUniformAtomics(Clones, Starts[R][OnlyWaiting], Dispatch, Uniform));
       // Every work-item of the region stops at the same place (one barrier, or the end) when
       // it has one exit: then all of them run that barrier's region next (its version for
       // every work-item), or the workgroup is done — without recording each one's state or
@@ -983,6 +988,8 @@ private:
       if (Barriers && !OnlyWaiting && Exits.size() == 1) {
         auto [State, Exit] = *Exits.begin();
         cast<StoreInst>(&Exit->front())->eraseFromParent();
+        trimToTestedRange({X, YLoop, YNext, Body, cast<BasicBlock>(VMap[Heads[R]]),
+                           cast<BranchInst>(Latch), Bx}, Exit, Uniform);
         B.CreateBr(State == Ended ? End : Starts[State][0]);
         return;
       }
@@ -1058,7 +1065,12 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
   const DenseSet<const Function *> Reach = functionsReachingBarriers(M);
   TargetLibraryInfoImpl TLII(M.getTargetTriple());
   TargetLibraryInfo TLI(TLII);
-  DenseMap<Function *, Function *> Done;  // work-item function → its loops (nullptr: fibers)
+  // work-item function → its loops (nullptr: fibers), and whether they are split at barriers
+  struct Formed {
+    Function *Loops = nullptr;
+    bool Split = false;
+  };
+  DenseMap<Function *, Formed> Done;
   SmallVector<Function *, 8> Entries;
   for (Function &F : M)
     if (F.getName().starts_with(CpuEntryPrefix) && !F.isDeclaration())
@@ -1086,16 +1098,18 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
       continue;
     WorkItemLoopsOutcome Outcome;
     Outcome.Kernel = kernelName(Entry->getName());
-    auto [It, New] = Done.try_emplace(Items, nullptr);
+    auto [It, New] = Done.try_emplace(Items);
     if (New) {
       ValueToValueMapTy VMap;
       Function *Loops = CloneFunction(Items, VMap);
-      Outcome.Reason = WorkItemLoops(*Loops, Reach, TLI).run();
+      WorkItemLoops Transform(*Loops, Reach, TLI);
+      Outcome.Reason = Transform.run();
+      It->second.Split = Transform.Split;
       if (Outcome.Reason.empty()) {
         Items->replaceAllUsesWith(Loops);
         Loops->takeName(Items);
         Items->eraseFromParent();
-        It->second = Loops;
+        It->second.Loops = Loops;
         // The scratch buffer's allocation may throw: nothing from the loops up to the entry
         // may still claim not to unwind (clang inferred it for the work-item function).
         SmallVector<Function *, 4> Up = {Loops};
@@ -1115,7 +1129,8 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
         Loops->eraseFromParent();
       }
     }
-    Outcome.Loops = It->second != nullptr;
+    Outcome.Loops = It->second.Loops != nullptr;
+    Outcome.Split = It->second.Split;
     if (!Outcome.Loops) {
       if (Outcome.Reason.empty())
         Outcome.Reason = "(as another entry of the same kernel)";

@@ -31,6 +31,7 @@ namespace offload::compiler {
 struct WorkItemLoopsOutcome {
   std::string Kernel;  ///< its readable name ("dot<double>")
   bool Loops = false;  ///< true: loops over the work-items; false: fibers, for Reason
+  bool Split = false;  ///< the loops are split at barriers (false: no barrier)
   std::string Reason;
 };
 

@@ -1,11 +1,13 @@
 // offload/detail/cpu_entry.hpp — used only by the CPU image that offload-cxx's device pass
-// generates for the CPU device (arch "host"): one entry per kernel that runs a whole workgroup,
-// the loop over its work-items calling the kernel by name, so that the compiler inlines it and
-// can vectorise across work-items (what the per-work-item indirect call of the generic path
-// prevents). The runtime sets the workgroup's block index and dimensions before the call.
+// generates for the CPU device (arch "host"): one entry per kernel that runs a whole workgroup:
+// the arguments decoded once, then the work-item function calling the kernel by name, which the
+// device link turns into loops over the work-items (compiler/CpuWorkItemLoops.h), so that the
+// compiler inlines the kernel and can vectorise across work-items (what the per-work-item
+// indirect call of the generic path prevents). The runtime sets the workgroup's block index and
+// dimensions before the call.
 //
 //   extern "C" void __offload_cpu_entry<mangled>(const offload::abi::slot_t *slots)
-//   { offload::detail::run_workgroup_on_cpu<&kernel>(slots); }
+//   { offload::detail::run_workgroup_as_loops<&kernel>(slots); }
 //
 // Slots are the launch's, as on a GPU (offload/abi.hpp), with host addresses: on the CPU device
 // host memory is device memory.
@@ -23,27 +25,10 @@ namespace offload::detail {
 /// The type of a generated CPU entry (the program record holds one per kernel).
 using cpu_workgroup_fn = void (*)(const abi::slot_t *slots);
 
-template <auto Kernel> void run_workgroup_on_cpu(const abi::slot_t *slots) {
-  using sig = kernel_signature<decltype(Kernel)>;
-  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
-    // Decoded once per workgroup; every work-item gets the same arguments, as on a GPU.
-    std::tuple<typename sig::template param<I>...> args(
-        abi::from_slots<typename sig::template param<I>>(slots + sig::template first_slot<I>())...);
-    cpu_item &item = current_cpu_item;
-    const dim3 block = item.block_dim;
-    for (std::uint32_t z = 0; z < block.z; ++z)
-      for (std::uint32_t y = 0; y < block.y; ++y)
-        for (std::uint32_t x = 0; x < block.x; ++x) {
-          item.thread = {x, y, z};
-          Kernel(static_cast<typename sig::template param<I>>(std::get<I>(args))...);
-        }
-  }(std::make_integer_sequence<unsigned, sig::arity>{});
-}
-
-/// One work-item of a kernel that reaches barriers. The device pass turns it into loops over
-/// the workgroup's work-items split at the barriers (compiler/CpuWorkItemLoops.cpp, which finds
-/// it by name and reads `current_cpu_item` at the offsets asserted below), or, where it cannot,
-/// makes the entry run the workgroup as fibers.
+/// One work-item of a kernel. The device pass turns it into loops over the workgroup's
+/// work-items, split at the barriers of a kernel that reaches any (compiler/CpuWorkItemLoops.cpp,
+/// which finds it by name and reads `current_cpu_item` at the offsets asserted below), or, where
+/// it cannot, makes the entry run the workgroup as fibers.
 template <auto Kernel, class... P> [[gnu::noinline]] void cpu_work_items(P... args) {
   Kernel(static_cast<P>(args)...);
 }
@@ -51,8 +36,8 @@ static_assert(offsetof(cpu_item, thread) == 0 && offsetof(cpu_item, block_dim) =
                   sizeof(dim3) == 12 && sizeof(cpu_item) == 48,
               "compiler/CpuWorkItemLoops.cpp reads offload::detail::cpu_item at these offsets");
 
-/// The entry of a kernel that reaches barriers: the arguments decoded once, then the
-/// work-item function (which the device pass makes a loop over the workgroup's work-items).
+/// A kernel's entry: the arguments decoded once, then the work-item function (which the device
+/// pass makes loops over the workgroup's work-items).
 template <auto Kernel> void run_workgroup_as_loops(const abi::slot_t *slots) {
   using sig = kernel_signature<decltype(Kernel)>;
   [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
