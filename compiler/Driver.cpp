@@ -99,7 +99,7 @@ cl::opt<bool> PrintOffloadArchs("print-offload-archs",
                                 cl::desc("Print the architectures this installation can build "
                                          "for, one a line with a note, and exit"),
                                 cl::cat(Category));
-cl::opt<bool> Verbose("v", cl::desc("Print each pass and command with its time"), cl::cat(Category));
+cl::opt<bool> Verbose("v", cl::desc("Print each pass and command with its time, and how each kernel runs on the CPU device (loops or fibers, and why)"), cl::cat(Category));
 cl::opt<bool> DryRun("dry-run", cl::desc("Print the commands, run none (also -###)"),
                      cl::cat(Category));
 cl::alias DryRunHash("###", cl::aliasopt(DryRun), cl::desc("Alias for --dry-run"));
