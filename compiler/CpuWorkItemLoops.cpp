@@ -1,6 +1,7 @@
 // compiler/CpuWorkItemLoops.cpp — see CpuWorkItemLoops.h.
 #include "CpuWorkItemLoops.h"
 #include "CpuRegionLoops.h"
+#include "CpuWarpExchanges.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -117,8 +118,11 @@ public:
       return Why;
     // Without barriers, grid-stride loops stay as they are: interleaving them as virtual
     // regions (as with barriers) made the corpus's atomic-reduction slower (33 -> 41 ms).
-    const bool Barriers = Split = hasBarriers();
+    // Warp operations split the loops as barriers do (CpuWarpExchanges.h).
+    const bool Barriers = Split = hasBarriers() || hasWarpOperations();
     if (std::string Why = checkCalls(Barriers); !Why.empty())
+      return Why;
+    if (std::string Why = scalarizeIndexLoads(); !Why.empty())
       return Why;
     lowerSharedAtomics();
     copyThreadLocalAddressesToUses();
@@ -126,13 +130,21 @@ public:
       unsigned Count = 0;
       for (Instruction &I : instructions(F))
         if (auto *CB = dyn_cast<CallBase>(&I))
-          if (const Function *Callee = calledFunction(*CB); Callee && isBarrier(*Callee))
+          if (const Function *Callee = calledFunction(*CB); Callee && (isBarrier(*Callee) || isWarpOperation(*Callee)))
             ++Count;
       if (Count > MaxBarriers)
-        return "it has " + std::to_string(Count) + " barriers after inlining (work-item loops "
-               "split at most " + std::to_string(MaxBarriers) + ": each region is a copy of code)";
+        return "it has " + std::to_string(Count) + " barriers and warp operations after inlining "
+               "(work-item loops split at most " + std::to_string(MaxBarriers) +
+               ": each region is a copy of code)";
       tidy();
       addVirtualBarriers(MaxBarriers - Count);
+      // After the grid-stride loops' virtual barriers: the runtime runs the lowest-numbered
+      // virtual region first, so the lanes still in a loop (a row 784 long: lanes 0-15 go round
+      // once more) reach the warp's exchange before it runs for those that left the loop.
+      if (std::string Why = lowerWarpExchanges(F, WarpExchangePrefix, {Item(), ThreadOffset, BlockDimOffset},
+                                               VirtualBlocks);
+          !Why.empty())
+        return Why;
       splitAtBarriers();
       demoteValuesLiveAcrossBarriers();
     }
@@ -160,6 +172,7 @@ private:
   /// splitAtBarriers puts after the real ones in BarrierBlocks. Not synchronisation points.
   SmallVector<BasicBlock *, 4> VirtualBlocks;
   bool IdsEscape = false;  ///< a thread-local's address escapes: keep current_cpu_item current
+  Value *WarpBanks = nullptr;  ///< buildLoops: the warp exchanges' memory (CpuWarpExchanges.h)
 
   std::string inlineWhatMeets() {
     for (unsigned Inlined = 0;;) {
@@ -191,15 +204,26 @@ private:
     return false;
   }
 
-  /// Warp operations keep the fibers. Without barriers, F is one loop over the work-items, as a
-  /// kernel without barriers (a call that reaches one anyway is the runtime's error, as there).
+  bool hasWarpOperations() {
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = calledFunction(*CB); Callee && isWarpOperation(*Callee))
+          return true;
+    return false;
+  }
+
+  /// offload::detail::current_cpu_item, declared if the module does not have it yet.
+  GlobalVariable *Item() {
+    if (GlobalVariable *G = M.getNamedGlobal(CurrentItemName))
+      return G;
+    return new GlobalVariable(M, ArrayType::get(Type::getInt8Ty(Ctx), 48), false,
+                              GlobalValue::ExternalLinkage, nullptr, CurrentItemName, nullptr,
+                              GlobalValue::GeneralDynamicTLSModel);
+  }
+
+  /// Without barriers (nor warp operations), F is one loop over the work-items (a call that
+  /// reaches a barrier anyway is the runtime's error).
   std::string checkCalls(bool Barriers) {
-    for (Instruction &I : instructions(F)) {
-      const auto *CB = dyn_cast<CallBase>(&I);
-      const Function *Callee = CB && !CB->isInlineAsm() ? calledFunction(*CB) : nullptr;
-      if (Callee && isWarpOperation(*Callee))
-        return "it uses warp operations (shuffle, ballot, warp_reduce), which run as fibers";
-    }
     if (!Barriers) {
       // One loop over the work-items — unless an indirect call may reach a barrier: some
       // function that reaches one has its address taken somewhere in the program.
@@ -222,9 +246,63 @@ private:
       const Function *Callee = calledFunction(*CB);
       if (!Callee)
         return "it makes an indirect call, which may reach a barrier";
-      if (Callee->isDeclaration() && !isBarrier(*Callee) && !cannotMeet(*Callee, TLI))
+      if (Callee->isDeclaration() && !isBarrier(*Callee) && !isWarpOperation(*Callee) &&
+          !cannotMeet(*Callee, TLI))
         return "it calls '" + demangled(Callee->getName()) +
                "', whose body the CPU image does not have (it may reach a barrier)";
+    }
+    return "";
+  }
+
+  /// Loads of current_cpu_item that cover the work-item's index other than as one 32-bit field
+  /// (the SLP vectoriser makes `load <2 x i32>` of thread.x and .y with AVX-512) become one
+  /// 32-bit load per word, put back together: useCounters replaces only those, and a vector
+  /// load left in a loop gave every work-item of the workgroup the first one's index.
+  std::string scalarizeIndexLoads() {
+    SmallVector<LoadInst *, 8> Loads;
+    for (Instruction &I : instructions(F)) {
+      auto *L = dyn_cast<LoadInst>(&I);
+      if (!L)
+        continue;
+      APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+      const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+      const auto *Tls = dyn_cast<IntrinsicInst>(Base);
+      if (!Tls || Tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
+          Tls->getArgOperand(0)->getName() != CurrentItemName)
+        continue;
+      const uint64_t At = Offset.getZExtValue(), Size = DL.getTypeStoreSize(L->getType());
+      if (At >= ThreadOffset + 12 || At + Size <= ThreadOffset)
+        continue;  // not the index
+      if (L->getType()->isIntegerTy(32) && At % 4 == 0)
+        continue;  // one field: useCounters' own
+      Loads.push_back(L);
+    }
+    Type *I32 = Type::getInt32Ty(Ctx);
+    for (LoadInst *L : Loads) {
+      Type *Ty = L->getType();
+      auto *Vec = dyn_cast<FixedVectorType>(Ty);
+      const bool Words = Vec ? Vec->getElementType()->isIntegerTy(32)
+                             : Ty->isIntegerTy() && Ty->getIntegerBitWidth() % 32 == 0;
+      APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+      Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+      if (!Words || L->isVolatile() || L->isAtomic() || Offset.getZExtValue() % 4 != 0)
+        return "it reads the work-item's index in a way work-item loops do not know (a load of " +
+               std::to_string(DL.getTypeStoreSize(Ty)) + " bytes)";
+      IRBuilder<> B(L);
+      const unsigned N = unsigned(DL.getTypeStoreSize(Ty) / 4);
+      Value *Result = PoisonValue::get(Ty);
+      for (unsigned K = 0; K < N; ++K) {
+        Value *Word = B.CreateLoad(I32, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base,
+                                                                    Offset.getZExtValue() + 4 * K));
+        if (Vec)
+          Result = B.CreateInsertElement(Result, Word, B.getInt32(K));
+        else
+          Result = B.CreateOr(K == 0 ? B.CreateZExt(Word, Ty) : Result,
+                              K == 0 ? Constant::getNullValue(Ty)
+                                     : B.CreateShl(B.CreateZExt(Word, Ty), uint64_t(32) * K));
+      }
+      L->replaceAllUsesWith(Result);
+      L->eraseFromParent();
     }
     return "";
   }
@@ -505,7 +583,7 @@ private:
     DominatorTree DT(F);
     LoopInfo LI(DT);
     for (auto [L, Induction, Stride] : gridStrideLoops(LI)) {
-      if (VirtualBlocks.size() == Room)
+      if (VirtualBlocks.size() >= Room)
         break;
       prefetchNextIteration(*L, Induction, Stride);
       // As a barrier's: a block of its own, then the region's head (the header's phis have
@@ -725,6 +803,9 @@ private:
         if (const auto *CB = dyn_cast<CallBase>(&I); CB && !CB->isInlineAsm()) {
           const Function *Callee = calledFunction(*CB);
           LibFunc LF;
+          if (Callee && (Callee->getName() == WarpPresentName || Callee->getName() == WarpBanksName ||
+                         Callee->getName() == EveryLaneName))
+            continue;  // the warp exchanges' (they read no index)
           if (!Callee || !(Callee->isIntrinsic() || TLI.getLibFunc(*Callee, LF)))
             return true;
         }
@@ -805,11 +886,7 @@ private:
     for (AllocaInst *A : Kept)
       A->moveBefore(*Entry, Entry->end());
     IRBuilder<> B(Entry);
-    GlobalVariable *Item = M.getNamedGlobal(CurrentItemName);
-    if (!Item)
-      Item = new GlobalVariable(M, ArrayType::get(I8, 48), false, GlobalValue::ExternalLinkage,
-                                nullptr, CurrentItemName, nullptr,
-                                GlobalValue::GeneralDynamicTLSModel);
+    GlobalVariable *Item = this->Item();
     Value *Tls = B.CreateThreadLocalAddress(Item);
     auto field = [&](unsigned Offset) { return B.CreateConstInBoundsGEP1_32(I8, Tls, Offset); };
     Value *Bx = B.CreateLoad(I32, field(BlockDimOffset), "block.x");
@@ -840,6 +917,9 @@ private:
       }
       Value *StateAt = reserve(4);
       Value *PendingAt = reserve(4, 8);  // the runtime's: count words and two of its own
+      Function *BanksFn = M.getFunction(WarpBanksName);
+      const bool Warps = BanksFn && !BanksFn->use_empty();
+      Value *BanksAt = Warps ? reserve(12) : nullptr;  // two banks of words, the counts
       FunctionCallee Scratch = M.getOrInsertFunction(ScratchName, Ptr, I64);
       if (auto *SF = dyn_cast<Function>(Scratch.getCallee()))
         SF->setReturnDoesNotAlias();  // may throw (a buffer too large): not nounwind
@@ -849,6 +929,11 @@ private:
       States = B.CreateInBoundsGEP(I8, Base, StateAt, "states");
       Pending = B.CreateInBoundsGEP(I8, Base, PendingAt, "pending");
       B.CreateStore(B.getInt32(0), B.CreateInBoundsGEP(I32, Pending, Count64));  // no round yet
+      if (Warps) {  // each work-item's count of exchanges starts at 0
+        WarpBanks = B.CreateInBoundsGEP(I8, Base, BanksAt, "warp.banks");
+        B.CreateMemSet(B.CreateInBoundsGEP(I32, WarpBanks, B.CreateMul(Count64, B.getInt64(2))),
+                       B.getInt8(0), B.CreateMul(Count64, B.getInt64(4)), MaybeAlign(4));
+      }
       NextRegion = M.getOrInsertFunction(NextRegionName, I32, Ptr, Ptr, I32, I64);
       if (auto *NF = dyn_cast<Function>(NextRegion.getCallee())) {
         NF->setDoesNotThrow();
@@ -952,6 +1037,7 @@ private:
         for (Instruction &I : *C)
           RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
       useCounters(Clones, Item, X, Y, Z);
+      replaceCalls(Clones, EveryLaneName, ConstantInt::getBool(Ctx, !OnlyWaiting));
       B.SetInsertPoint(Body);
       B.CreateBr(cast<BasicBlock>(VMap[Heads[R]]));
 
@@ -1024,6 +1110,25 @@ private:
       BB->eraseFromParent();
     for (AllocaInst *A : Allocas)
       A->eraseFromParent();
+    if (WarpBanks) {
+      SmallVector<BasicBlock *, 32> All;
+      for (BasicBlock &BB : F)
+        All.push_back(&BB);
+      replaceCalls(All, WarpBanksName, WarpBanks);
+    }
+  }
+
+  /// Calls of the placeholder Name (CpuWarpExchanges.h) in Blocks become With.
+  static void replaceCalls(ArrayRef<BasicBlock *> Blocks, StringRef Name, Value *With) {
+    SmallVector<CallInst *, 8> Calls;
+    for (BasicBlock *BB : Blocks)
+      for (Instruction &I : *BB)
+        if (auto *C = dyn_cast<CallInst>(&I); C && C->getCalledFunction() && C->getCalledFunction()->getName() == Name)
+          Calls.push_back(C);
+    for (CallInst *C : Calls) {
+      C->replaceAllUsesWith(With);
+      C->eraseFromParent();
+    }
   }
 };
 

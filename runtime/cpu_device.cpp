@@ -387,6 +387,17 @@ std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32
   }
 }
 
+/// Which of a warp's `lanes` lanes took part in the caller's exchange in work-item loops
+/// (compiler/CpuWarpExchanges.h): those whose count of exchanges is at least the caller's
+/// `count` (as the fibers' cpu_warp_exchange decides).
+std::uint32_t __offload_cpu_warp_present(const std::uint32_t *counts, std::uint32_t count,
+                                         std::uint32_t lanes) {
+  std::uint32_t present = 0;
+  for (std::uint32_t lane = 0; lane < lanes; ++lane)
+    present |= std::uint32_t(counts[lane] >= count) << lane;
+  return present;
+}
+
 /// The workgroup of a barrier kernel whose entry could not be made loops, as fibers.
 void __offload_cpu_run_fibers(const offload::abi::slot_t *slots) {
   const offload::detail::launch_request *request = offload::rt::cpu_kernel_running();

@@ -93,7 +93,11 @@ struct cpu_warp_words {
   std::uint32_t present;
 };
 /// Stores this lane's `word`, waits until every live lane of its warp stored one, and returns
-/// the warp's words (valid until this lane's next warp operation).
+/// the warp's words (valid until this lane's next warp operation). Convergent in the CPU image,
+/// as cpu_barrier (offload/workgroup.hpp): its calls are where work-item loops split.
+#if defined(__clang__)
+[[clang::convergent]]
+#endif
 cpu_warp_words cpu_warp_exchange(std::uint32_t word);
 /// `v` of lane `src`, or `v` itself where that lane is absent or returned.
 inline std::uint32_t read_lane(std::uint32_t v, std::uint32_t src) {

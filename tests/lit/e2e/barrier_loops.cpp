@@ -3,8 +3,9 @@
 // barrier code against its meaning on a GPU: barriers in loops and in branches every work-item
 // takes alike, values and stack arrays live across barriers, work-items that return before a
 // barrier, 2-D and 3-D workgroups, barriers reached through functions, dynamic shared memory.
-// Warp operations keep the fibers (the build says so under -v), and work-items waiting at
-// different barriers are released in turn, as NVIDIA's bar.sync 0 counts any barrier (and as
+// Warp operations split the loops as barriers do (compiler/CpuWarpExchanges.h; warps_of_32.cpp
+// and warp_loops.cpp test their meaning), and work-items waiting at different barriers are
+// released in turn, as NVIDIA's bar.sync 0 counts any barrier (and as
 // the fibers do).
 // --cpu-image=on: the CPU image (where the split happens) also when a GPU architecture is built.
 // RUN: %offload-cxx -O2 -v --cpu-image=on %s -o %t 2>&1 | FileCheck %s --check-prefix=BUILD
@@ -17,7 +18,7 @@
 // BUILD-DAG: kernel 'grid3' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'through_calls' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'diverge' on the CPU device: work-item loops split at its barriers
-// BUILD-DAG: kernel 'uses_shuffle' on the CPU device: fibers, because it uses warp operations
+// BUILD-DAG: kernel 'uses_shuffle' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'grid_stride_sum' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'shared_atomics' on the CPU device: work-item loops split at its barriers
 // BUILD-DAG: kernel 'grid_stride_break' on the CPU device: work-item loops split at its barriers
