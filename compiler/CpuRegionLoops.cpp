@@ -8,31 +8,37 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 
+#include <functional>
 #include <optional>
 
 using namespace llvm;
 
 namespace offload::compiler {
 
-Value *copyComputationBefore(Value *V, Instruction *At) {
+Value *copyComputationBefore(Value *V, Instruction *At, ArrayRef<Value *> Keep) {
   auto *I = dyn_cast<Instruction>(V);
-  if (!I)
+  if (!I || llvm::is_contained(Keep, V))
     return V;
   Instruction *Copy = I->clone();
   for (unsigned K = 0; K < I->getNumOperands(); ++K)
-    Copy->setOperand(K, copyComputationBefore(I->getOperand(K), At));
+    Copy->setOperand(K, copyComputationBefore(I->getOperand(K), At, Keep));
   Copy->insertBefore(At->getIterator());
   return Copy;
 }
 
+namespace {
+
+/// One test of trimToTestedRange: Cmp's index side is Terms + x (Terms fixed through a row).
+struct IndexTest {
+  ICmpInst::Predicate Pred;
+  Value *Bound;
+  SmallVector<Value *, 2> Terms;
+  unsigned Taken;  ///< the successor that runs the body
+};
+
+} // namespace
+
 bool trimToTestedRange(const RegionLoop &L, BasicBlock *Exit, UniformTest Uniform) {
-  BasicBlock *Head = L.Head;
-  auto *Br = dyn_cast<BranchInst>(Head->getTerminator());
-  if (!Br || !Br->isConditional() || Head->getSinglePredecessor() != L.Body)
-    return false;  // a loop inside the region may come back to Head and test again
-  for (Instruction &I : *Head)
-    if (&I != Br && (I.mayHaveSideEffects() || isa<PHINode>(I)))
-      return false;  // work every work-item does before the test
   auto skipsToExit = [&](BasicBlock *BB) {
     for (unsigned Step = 0; Step < 8 && BB; ++Step, BB = BB->getSingleSuccessor()) {
       if (BB == Exit)
@@ -42,65 +48,124 @@ bool trimToTestedRange(const RegionLoop &L, BasicBlock *Exit, UniformTest Unifor
     }
     return false;
   };
-  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-  if (!Cmp)
-    return false;
-  auto isIndex = [&](Value *V) {
-    if (auto *C = dyn_cast<CastInst>(V); C && (isa<ZExtInst>(C) || isa<SExtInst>(C)))
-      V = C->getOperand(0);  // x < 2^31: either extension is its value
-    return V == L.X;
-  };
-  ICmpInst::Predicate Pred = Cmp->getPredicate();
-  Value *Bound = Cmp->getOperand(1);
-  if (!isIndex(Cmp->getOperand(0))) {
-    if (!isIndex(Cmp->getOperand(1)))
+  // What is fixed through a row: y, z, and what is computed from them and uniform values.
+  std::function<bool(Value *, unsigned)> rowFixed = [&](Value *V, unsigned Depth) {
+    if (V == L.Y || V == L.Z || Uniform(V))
+      return true;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth > 8 || !(isa<BinaryOperator>(I) || isa<CastInst>(I)))
       return false;
-    Bound = Cmp->getOperand(0);
-    Pred = ICmpInst::getSwappedPredicate(Pred);
-  }
-  unsigned Taken = 0;  // the successor that runs the body
-  if (skipsToExit(Br->getSuccessor(0)) && !skipsToExit(Br->getSuccessor(1))) {
-    Pred = ICmpInst::getInversePredicate(Pred);
-    Taken = 1;
-  } else if (!skipsToExit(Br->getSuccessor(1))) {
-    return false;
-  }
-  if (!Bound->getType()->isIntegerTy() || Bound->getType()->getIntegerBitWidth() > 64 || !Uniform(Bound))
-    return false;  // per work-item (it reads the index, or per-work-item memory)
+    return llvm::all_of(I->operands(), [&](Value *Op) { return rowFixed(Op, Depth + 1); });
+  };
+  // Whether V is x plus terms fixed through a row (`id + half` with id = row + x, the linear
+  // index of local_linear_id(); at most 1024 work-items: no wrapping), collecting them.
+  std::function<bool(Value *, SmallVectorImpl<Value *> &, unsigned)> isIndex =
+      [&](Value *V, SmallVectorImpl<Value *> &Terms, unsigned Depth) {
+        if (auto *C = dyn_cast<CastInst>(V); C && (isa<ZExtInst>(C) || isa<SExtInst>(C)))
+          V = C->getOperand(0);  // x < 2^31: either extension is its value
+        if (V == L.X)
+          return true;
+        auto *Add = dyn_cast<BinaryOperator>(V);
+        if (!Add || Add->getOpcode() != Instruction::Add || !Add->getType()->isIntegerTy(32) || Depth > 4)
+          return false;
+        for (unsigned K = 0; K < 2; ++K)
+          if (rowFixed(Add->getOperand(1 - K), 0) && isIndex(Add->getOperand(K), Terms, Depth + 1)) {
+            Terms.push_back(Add->getOperand(1 - K));
+            return true;
+          }
+        return false;
+      };
+  // The test that ends Block (entered only from Pred, no side effects before it), if any.
+  auto testIn = [&](BasicBlock *Block, BasicBlock *Pred) -> std::optional<IndexTest> {
+    auto *Br = dyn_cast<BranchInst>(Block->getTerminator());
+    if (!Br || !Br->isConditional() || Block->getSinglePredecessor() != Pred)
+      return std::nullopt;  // a loop inside the region may come back and test again
+    for (Instruction &I : *Block)
+      if (&I != Br && (I.mayHaveSideEffects() || isa<PHINode>(I)))
+        return std::nullopt;  // work every work-item does before the test
+    auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+    if (!Cmp)
+      return std::nullopt;
+    IndexTest T{Cmp->getPredicate(), Cmp->getOperand(1), {}, 0};
+    if (!isIndex(Cmp->getOperand(0), T.Terms, 0)) {
+      T.Terms.clear();
+      if (!isIndex(Cmp->getOperand(1), T.Terms, 0))
+        return std::nullopt;
+      T.Bound = Cmp->getOperand(0);
+      T.Pred = ICmpInst::getSwappedPredicate(T.Pred);
+    }
+    if (!T.Terms.empty() && ICmpInst::isSigned(T.Pred))
+      return std::nullopt;  // row + x against a signed bound: not worth the cases
+    if (skipsToExit(Br->getSuccessor(0)) && !skipsToExit(Br->getSuccessor(1))) {
+      T.Pred = ICmpInst::getInversePredicate(T.Pred);
+      T.Taken = 1;
+    } else if (!skipsToExit(Br->getSuccessor(1))) {
+      return std::nullopt;
+    }
+    if (!T.Bound->getType()->isIntegerTy() || T.Bound->getType()->getIntegerBitWidth() > 64 || !Uniform(T.Bound))
+      return std::nullopt;  // per work-item (it reads the index, or per-work-item memory)
+    if (T.Pred != ICmpInst::ICMP_EQ && !ICmpInst::isRelational(T.Pred))
+      return std::nullopt;  // ne: two ranges
+    return T;
+  };
 
-  // [Lo, End) in 64 bits, saturating, computed at each row's start (LICM hoists it).
+  // [Lo, End) in 64 bits, saturating, computed at each row's start (LICM hoists it): the
+  // intersection of the successive tests (`if (id < half && id + half < n)`).
   Instruction *At = L.YLoop->getTerminator();
   IRBuilder<> G(At);
   Type *I64 = G.getInt64Ty();
-  const bool Signed = ICmpInst::isSigned(Pred);
-  Value *V = copyComputationBefore(Bound, At);
-  V = Signed ? G.CreateSExtOrTrunc(V, I64) : G.CreateZExtOrTrunc(V, I64);
-  Value *Zero = G.getInt64(0);
-  auto plusOne = [&](Value *A) {
-    return G.CreateBinaryIntrinsic(Signed ? Intrinsic::sadd_sat : Intrinsic::uadd_sat, A, G.getInt64(1));
-  };
-  auto notNegative = [&](Value *A) { return Signed ? G.CreateBinaryIntrinsic(Intrinsic::smax, A, Zero) : A; };
-  Value *Lo = Zero, *Hi = nullptr;  // no Hi: the workgroup's end
-  switch (Pred) {
-  case ICmpInst::ICMP_ULT: case ICmpInst::ICMP_SLT: Hi = notNegative(V); break;
-  case ICmpInst::ICMP_ULE: case ICmpInst::ICMP_SLE: Hi = notNegative(plusOne(V)); break;
-  case ICmpInst::ICMP_UGT: case ICmpInst::ICMP_SGT: Lo = notNegative(plusOne(V)); break;
-  case ICmpInst::ICMP_UGE: case ICmpInst::ICMP_SGE: Lo = notNegative(V); break;
-  case ICmpInst::ICMP_EQ: Lo = V; Hi = G.CreateBinaryIntrinsic(Intrinsic::uadd_sat, V, G.getInt64(1)); break;
-  default: return false;  // ne: two ranges
+  Value *Zero = G.getInt64(0), *Lo = Zero, *End = G.CreateZExt(L.Bx, I64);
+  BasicBlock *Block = L.Head, *Pred = L.Body;
+  bool Any = false;
+  while (std::optional<IndexTest> T = testIn(Block, Pred)) {
+    const bool Signed = ICmpInst::isSigned(T->Pred);
+    Value *V = copyComputationBefore(T->Bound, At);
+    V = Signed ? G.CreateSExtOrTrunc(V, I64) : G.CreateZExtOrTrunc(V, I64);
+    auto plusOne = [&](Value *A) {
+      return G.CreateBinaryIntrinsic(Signed ? Intrinsic::sadd_sat : Intrinsic::uadd_sat, A, G.getInt64(1));
+    };
+    auto notNegative = [&](Value *A) { return Signed ? G.CreateBinaryIntrinsic(Intrinsic::smax, A, Zero) : A; };
+    Value *TLo = nullptr, *THi = nullptr;  // none: that side of the workgroup's
+    switch (T->Pred) {
+    case ICmpInst::ICMP_ULT: case ICmpInst::ICMP_SLT: THi = notNegative(V); break;
+    case ICmpInst::ICMP_ULE: case ICmpInst::ICMP_SLE: THi = notNegative(plusOne(V)); break;
+    case ICmpInst::ICMP_UGT: case ICmpInst::ICMP_SGT: TLo = notNegative(plusOne(V)); break;
+    case ICmpInst::ICMP_UGE: case ICmpInst::ICMP_SGE: TLo = notNegative(V); break;
+    default: TLo = V; THi = G.CreateBinaryIntrinsic(Intrinsic::uadd_sat, V, G.getInt64(1)); break;  // eq
+    }
+    if (!T->Terms.empty()) {  // Terms + x in [TLo, THi): x in [TLo - Terms, THi - Terms), none below 0
+      Value *Sum = Zero;
+      for (Value *Term : T->Terms)
+        Sum = G.CreateAdd(Sum, G.CreateZExt(copyComputationBefore(Term, At, {L.Y, L.Z}), I64));
+      if (TLo)
+        TLo = G.CreateBinaryIntrinsic(Intrinsic::usub_sat, TLo, Sum);
+      if (THi)
+        THi = G.CreateBinaryIntrinsic(Intrinsic::usub_sat, THi, Sum);
+    }
+    if (TLo)
+      Lo = G.CreateBinaryIntrinsic(Intrinsic::umax, Lo, TLo);
+    if (THi)
+      End = G.CreateBinaryIntrinsic(Intrinsic::umin, End, THi);
+    // Every work-item of the range passes the test: its branch goes straight on.
+    auto *Br = cast<BranchInst>(Block->getTerminator());
+    auto *Cmp = cast<ICmpInst>(Br->getCondition());
+    BasicBlock *Taken = Br->getSuccessor(T->Taken);
+    BranchInst::Create(Taken, Br->getIterator());
+    Br->eraseFromParent();
+    if (Cmp->use_empty())
+      Cmp->eraseFromParent();
+    Any = true;
+    Pred = Block;
+    Block = Taken;
   }
-  Value *Items = G.CreateZExt(L.Bx, I64);
-  Value *End = Hi ? G.CreateBinaryIntrinsic(Intrinsic::umin, Hi, Items) : Items;
-  Value *Any = G.CreateICmpULT(Lo, End, "some.tested");
+  if (!Any)
+    return false;
+  Value *Some = G.CreateICmpULT(Lo, End, "some.tested");
   Type *IndexTy = L.X->getType();
   L.X->setIncomingValueForBlock(L.YLoop, G.CreateTrunc(Lo, IndexTy, "first.tested"));
   cast<ICmpInst>(L.Latch->getCondition())->setOperand(1, G.CreateTrunc(End, IndexTy, "end.tested"));
-  G.CreateCondBr(Any, At->getSuccessor(0), L.YNext);
+  G.CreateCondBr(Some, At->getSuccessor(0), L.YNext);
   At->eraseFromParent();
-  BranchInst::Create(Br->getSuccessor(Taken), Br->getIterator());
-  Br->eraseFromParent();
-  if (Cmp->use_empty())
-    Cmp->eraseFromParent();
   return true;
 }
 
@@ -168,6 +233,18 @@ BasicBlock *combineUniformAtomics(ArrayRef<BasicBlock *> Blocks, BasicBlock *Sta
         Found.push_back(RMW);
   if (Found.empty())
     return Done;
+  // Another atomic, a fence or a volatile access in the region may be a work-item waiting for
+  // one of these atomics (a spin lock released by atomic_sub, a flag set by work-item 0 that
+  // work-item 1 polls, a handshake with another workgroup): delayed to the end of the loop,
+  // it would never come (adversarial pass, 2026-12-04: three such kernels hung). Combined only
+  // where every atomic of the region is one combined.
+  for (BasicBlock *BB : Blocks)
+    for (Instruction &I : *BB) {
+      const bool Volatile = (isa<LoadInst>(I) && cast<LoadInst>(I).isVolatile()) ||
+                            (isa<StoreInst>(I) && cast<StoreInst>(I).isVolatile());
+      if ((I.isAtomic() || isa<FenceInst>(I) || Volatile) && !llvm::is_contained(Found, &I))
+        return Done;
+    }
 
   Function &F = *Done->getParent();
   BasicBlock *Continue = Done;

@@ -23,21 +23,24 @@ namespace offload::compiler {
 /// anywhere from arguments, constants and the workgroup's fields (not the work-item's index).
 using UniformTest = llvm::function_ref<bool(const llvm::Value *)>;
 
-/// A copy of V's computation (instructions only, operands first) before At.
-llvm::Value *copyComputationBefore(llvm::Value *V, llvm::Instruction *At);
+/// A copy of V's computation (instructions only, operands first) before At; the values of Keep
+/// (available at At) are used as they are.
+llvm::Value *copyComputationBefore(llvm::Value *V, llvm::Instruction *At,
+                                   llvm::ArrayRef<llvm::Value *> Keep = {});
 
 /// One region's x loop, as CpuWorkItemLoops builds it: X counts from YLoop (the row's start,
 /// which branches to the x loop) to the work-group's Bx (Latch: `x + 1 < Bx`, to the x loop or
 /// YNext); Body starts a work-item and branches to Head, the region's first block; Exit is
 /// where the work-item stops (the region's only exit, so no state is recorded).
 struct RegionLoop {
-  llvm::PHINode *X;
+  llvm::PHINode *X, *Y, *Z;  ///< Y and Z are fixed through a row (the x loop)
   llvm::BasicBlock *YLoop, *YNext, *Body, *Head;
   llvm::BranchInst *Latch;
   llvm::Value *Bx;
 };
 
-/// Runs the x loop over the work-items that pass Head's test of x against a uniform bound, when
+/// Runs the x loop over the work-items that pass Head's test of x (or of row + x, the linear
+/// index, with row computed from y and z: unsigned tests only) against a uniform bound, when
 /// the others go straight to Exit doing nothing. Returns whether it did.
 bool trimToTestedRange(const RegionLoop &L, llvm::BasicBlock *Exit, UniformTest Uniform);
 
