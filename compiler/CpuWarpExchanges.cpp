@@ -61,12 +61,11 @@ std::string lowerWarpExchanges(Function &F, StringRef Prefix, const WorkItemFiel
     return C;
   };
   FunctionCallee Banks = placeholder(WarpBanksName, Ptr), Every = placeholder(EveryLaneName, I1);
-  FunctionCallee Present = M.getOrInsertFunction(WarpPresentName, I32, Ptr, I32, I32);
+  FunctionCallee States = placeholder(StatesName, Ptr);
+  FunctionCallee Present = M.getOrInsertFunction(WarpPresentName, I32, Ptr, I32, I32, Ptr);
   if (auto *Fn = dyn_cast<Function>(Present.getCallee())) {
-    Fn->setOnlyReadsMemory();
+    Fn->setOnlyReadsMemory();  // or throws offload::error: lanes that never meet
     Fn->setOnlyAccessesArgMemory();
-    Fn->setDoesNotThrow();
-    Fn->setWillReturn();
   }
 
   for (CallInst *Call : Calls) {
@@ -108,7 +107,9 @@ std::string lowerWarpExchanges(Function &F, StringRef Prefix, const WorkItemFiel
     B.SetInsertPoint(Here);
     B.CreateCondBr(B.CreateCall(Every, {}, "warp.every"), Join, Ask);
     B.SetInsertPoint(Ask);
-    Value *Asked = B.CreateCall(Present, {B.CreateInBoundsGEP(I32, Counts, First), Mine, Lanes}, "warp.present");
+    Value *StatesOfWarp = B.CreateInBoundsGEP(I32, B.CreateCall(States, {}, "warp.states"), First);
+    Value *Asked = B.CreateCall(Present, {B.CreateInBoundsGEP(I32, Counts, First), Mine, Lanes, StatesOfWarp},
+                                "warp.present");
     B.CreateBr(Join);
     B.SetInsertPoint(Call);
     PHINode *Which = B.CreatePHI(I32, 2, "warp.took.part");

@@ -29,8 +29,11 @@ inline constexpr llvm::StringLiteral WarpBanksName = "__offload_cpu_loops_warp_b
 /// A call of EveryLaneName() is true in a region's version for every work-item, false in its
 /// version for some.
 inline constexpr llvm::StringLiteral EveryLaneName = "__offload_cpu_loops_every_lane";
-/// The runtime's: which lanes' counts (stamps[0..lanes)) are at least `count`.
+/// The runtime's: which lanes' counts (counts[0..lanes)) are at least `count` (an error where a
+/// lane's is not and its state, states[lane], says it waits at a barrier).
 inline constexpr llvm::StringLiteral WarpPresentName = "__offload_cpu_warp_present";
+/// A call of StatesName() is the loops' per-work-item states (which region each waits for).
+inline constexpr llvm::StringLiteral StatesName = "__offload_cpu_loops_states";
 
 /// The place where the work-item's index and its workgroup's size are read.
 struct WorkItemFields {

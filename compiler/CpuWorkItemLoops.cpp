@@ -824,7 +824,7 @@ private:
           const Function *Callee = calledFunction(*CB);
           LibFunc LF;
           if (Callee && (Callee->getName() == WarpPresentName || Callee->getName() == WarpBanksName ||
-                         Callee->getName() == EveryLaneName))
+                         Callee->getName() == EveryLaneName || Callee->getName() == StatesName))
             continue;  // the warp exchanges' (they read no index)
           if (!Callee || !(Callee->isIntrinsic() || TLI.getLibFunc(*Callee, LF)))
             return true;
@@ -1135,6 +1135,7 @@ private:
       for (BasicBlock &BB : F)
         All.push_back(&BB);
       replaceCalls(All, WarpBanksName, WarpBanks);
+      replaceCalls(All, StatesName, States);
     }
   }
 

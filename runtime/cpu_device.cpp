@@ -389,12 +389,17 @@ std::uint32_t __offload_cpu_next_region(const std::uint32_t *states, std::uint32
 
 /// Which of a warp's `lanes` lanes took part in the caller's exchange in work-item loops
 /// (compiler/CpuWarpExchanges.h): those whose count of exchanges is at least the caller's
-/// `count` (as the fibers' cpu_warp_exchange decides).
+/// `count` (as the fibers' cpu_warp_exchange decides). A lane that did not and has not ended
+/// (`states`, the loops' per work-item) waits at a barrier: the fibers' error.
 std::uint32_t __offload_cpu_warp_present(const std::uint32_t *counts, std::uint32_t count,
-                                         std::uint32_t lanes) {
+                                         std::uint32_t lanes, const std::uint32_t *states) {
   std::uint32_t present = 0;
-  for (std::uint32_t lane = 0; lane < lanes; ++lane)
-    present |= std::uint32_t(counts[lane] >= count) << lane;
+  for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+    const bool took_part = counts[lane] >= count;
+    if (!took_part && states[lane] != ~0u)
+      offload::rt::throw_warp_split_by_barrier();
+    present |= std::uint32_t(took_part) << lane;
+  }
   return present;
 }
 

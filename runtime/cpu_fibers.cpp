@@ -370,18 +370,22 @@ void run_workgroup_as_fibers(const detail::launch_request &request, const abi::s
             abandoned->push_back(std::move(f));
       }
       stacks.reclaim_all();
-      const dim3 g = detail::current_cpu_item.block;
-      throw offload::error(
-          "offload-cxx: error: " + running_kernel() + ": in workgroup (" + std::to_string(g.x) +
-          "," + std::to_string(g.y) + "," + std::to_string(g.z) + ") some work-items wait at "
-          "offload::barrier() while lanes of their warps wait at a warp operation (shuffle, "
-          "ballot): one of them is in a branch that not every work-item takes (on a GPU this "
-          "hangs or is undefined)");
+      throw_warp_split_by_barrier();
     }
   }
   current_fibers = outer;
   if (error)
     std::rethrow_exception(error);
+}
+
+void throw_warp_split_by_barrier() {
+  const dim3 g = detail::current_cpu_item.block;
+  throw offload::error(
+      "offload-cxx: error: " + running_kernel() + ": in workgroup (" + std::to_string(g.x) + "," +
+      std::to_string(g.y) + "," + std::to_string(g.z) + ") some work-items wait at "
+      "offload::barrier() while lanes of their warps wait at a warp operation (shuffle, "
+      "ballot): one of them is in a branch that not every work-item takes (on a GPU this "
+      "hangs or is undefined)");
 }
 
 } // namespace offload::rt

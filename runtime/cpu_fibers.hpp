@@ -30,4 +30,8 @@ void set_running_fibers(workgroup_fibers *fibers);
 /// fibers are abandoned; without this, each caught fault leaked a workgroup's stacks).
 void reclaim_fiber_stacks();
 
+/// The error of a workgroup whose work-items never meet: some wait at offload::barrier() while
+/// lanes of their warps wait at a warp operation (fibers and work-item loops alike).
+[[noreturn]] void throw_warp_split_by_barrier();
+
 } // namespace offload::rt

@@ -40,13 +40,14 @@ OFFLOAD_KERNEL void read_far(std::span<double> x, std::size_t far) {
 }
 
 OFFLOAD_KERNEL void big_locals(int (*x)[4]) {
-  volatile char big[300000];  // more than a CPU work-item's default stack (128 KiB)
+  // More than a CPU work-item's default stack (128 KiB), of a size known only at run time: an
+  // alloca keeps the fibers (work-item loops keep fixed-size locals off the stack).
+  const unsigned n = 300000u + unsigned((*x)[0] & 1);
+  volatile char *big = static_cast<volatile char *>(__builtin_alloca(n));
   big[0] = char((*x)[0]);
-  (void)offload::ballot(true);  // a warp operation keeps the fibers (barrier kernels without
-                                // one are work-item loops, whose locals are not on a stack)
   offload::barrier();
-  big[299999] = 1;
-  (*x)[offload::thread_id_x() % 4] = big[0] + big[299999];
+  big[n - 1] = 1;
+  (*x)[offload::thread_id_x() % 4] = big[0] + big[n - 1];
 }
 
 #pragma GCC diagnostic ignored "-Wterminate"  // the throw below is the case
