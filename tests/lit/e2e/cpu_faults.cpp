@@ -48,15 +48,15 @@ OFFLOAD_KERNEL void trap(int *x) {
   __builtin_trap();
 }
 
-// A warp operation keeps the kernel on fibers (barrier kernels without one are work-item loops,
-// whose stack objects live in a per-thread buffer: big_locals below).
+// A stack array of run-time size keeps the kernel on fibers (other barrier kernels are
+// work-item loops, whose stack objects live in a per-thread buffer: big_locals below).
 OFFLOAD_KERNEL void deep_locals(int *x) {
-  volatile char big[400000];
+  const unsigned n = 400000u + unsigned(*x & 1);
+  volatile char *big = static_cast<volatile char *>(__builtin_alloca(n));
   big[0] = 1;
-  (void)offload::ballot(true);
   offload::barrier();
-  big[sizeof big - 1] = 2;
-  *x = big[0] + big[sizeof big - 1];
+  big[n - 1] = 2;
+  *x = big[0] + big[n - 1];
 }
 
 // Every caught fault abandons a workgroup of 1024 fibers: their stacks must be reused (they
@@ -64,7 +64,8 @@ OFFLOAD_KERNEL void deep_locals(int *x) {
 OFFLOAD_KERNEL void fault_in_barrier_kernel(int *x) {
   if (offload::local_linear_id() == 5)
     *(int *volatile)nullptr = 1;
-  (void)offload::ballot(true);  // fibers, as deep_locals
+  volatile char *keep = static_cast<volatile char *>(__builtin_alloca(1u + unsigned(*x & 1)));
+  keep[0] = 0;  // a run-time alloca: fibers, as deep_locals
   offload::barrier();
   *x = 1;
 }
