@@ -124,13 +124,6 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   std::vector<std::string> Compile = {Tools.Clang, "-emit-llvm", "-c",
                                       O.OptLevel.empty() ? "-O2" : O.OptLevel,
                                       "-fstack-clash-protection",  // as the host compile's
-                                      // Every function may reach a barrier or a warp exchange
-                                      // (the work-item loops split there) until LLVM proves it
-                                      // does not, as in CUDA device code: else a call that
-                                      // reaches one may be duplicated into two branches (a
-                                      // warp reduction after a loop became two call sites, one
-                                      // per path, and lanes met at different exchanges).
-                                      "-fconvergent-functions",
                                       "-I" + Tools.OffloadIncludeDir};
   appendUserFlagsForClang(Compile, M.CompileArgs);
   // The user's -march/-mtune/-m..., -f... (-ffast-math) and -g, then -Xoffload-device's.

@@ -12,6 +12,17 @@
 #include <cstdint>
 #include <cstring>
 
+// Where work-items meet (warp operations, barriers) on the CPU device: convergent for clang,
+// so that a call of one is never duplicated into two branches nor merged from two (the CPU
+// image's work-item loops split at these calls: compiler/CpuWarpExchanges.h).
+#if defined(__clang__) && !defined(__NVPTX__) && !defined(__AMDGPU__)
+#define OFFLOAD_DETAIL_MEETS [[clang::convergent]]
+#define OFFLOAD_DETAIL_MEETS_LAMBDA __attribute__((convergent))
+#else
+#define OFFLOAD_DETAIL_MEETS
+#define OFFLOAD_DETAIL_MEETS_LAMBDA
+#endif
+
 namespace offload {
 
 // Every shuffle takes an optional `width` (a power of two up to warp_size(), as CUDA's
@@ -100,7 +111,7 @@ struct cpu_warp_words {
 #endif
 cpu_warp_words cpu_warp_exchange(std::uint32_t word);
 /// `v` of lane `src`, or `v` itself where that lane is absent or returned.
-inline std::uint32_t read_lane(std::uint32_t v, std::uint32_t src) {
+OFFLOAD_DETAIL_MEETS inline std::uint32_t read_lane(std::uint32_t v, std::uint32_t src) {
   const cpu_warp_words w = cpu_warp_exchange(v);
   return src < 32 && (w.present >> src & 1u) ? w.words[src] : v;
 }
@@ -138,7 +149,7 @@ inline std::uint32_t ptx_shuffle_source(std::uint32_t lane, std::uint32_t b, std
 } // namespace detail
 inline std::uint32_t warp_size() { return 32; }
 inline std::uint32_t lane_id() { return local_linear_id() % 32; }
-inline std::uint64_t ballot(bool predicate) {
+OFFLOAD_DETAIL_MEETS inline std::uint64_t ballot(bool predicate) {
   const detail::cpu_warp_words w = detail::cpu_warp_exchange(predicate ? 1 : 0);
   std::uint64_t bits = 0;
   for (std::uint32_t lane = 0; lane < 32; ++lane)
@@ -146,22 +157,22 @@ inline std::uint64_t ballot(bool predicate) {
       bits |= std::uint64_t(1) << lane;
   return bits;
 }
-inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src, std::uint32_t width = 32) {
+OFFLOAD_DETAIL_MEETS inline std::uint32_t shuffle(std::uint32_t v, std::uint32_t src, std::uint32_t width = 32) {
   return detail::read_lane(v, detail::ptx_shuffle_source(lane_id(), src, width, detail::shfl_mode::idx));
 }
-inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta, std::uint32_t width = 32) {
+OFFLOAD_DETAIL_MEETS inline std::uint32_t shuffle_down(std::uint32_t v, std::uint32_t delta, std::uint32_t width = 32) {
   return detail::read_lane(v, detail::ptx_shuffle_source(lane_id(), delta, width, detail::shfl_mode::down));
 }
-inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta, std::uint32_t width = 32) {
+OFFLOAD_DETAIL_MEETS inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta, std::uint32_t width = 32) {
   return detail::read_lane(v, detail::ptx_shuffle_source(lane_id(), delta, width, detail::shfl_mode::up));
 }
-inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask, std::uint32_t width = 32) {
+OFFLOAD_DETAIL_MEETS inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask, std::uint32_t width = 32) {
   return detail::read_lane(v, detail::ptx_shuffle_source(lane_id(), mask, width, detail::shfl_mode::bfly));
 }
 #endif
 namespace detail {
 /// A 4- or 8-byte trivially copyable value moved as 32-bit words by `move`.
-template <class T, class Move> inline T shuffle_words(T v, Move move) {
+template <class T, class Move> OFFLOAD_DETAIL_MEETS inline T shuffle_words(T v, Move move) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "shuffles move 4- or 8-byte values");
   std::uint32_t words[sizeof(T) / 4];
   __builtin_memcpy(words, &v, sizeof(T));
@@ -174,42 +185,42 @@ template <class T, class Move> inline T shuffle_words(T v, Move move) {
 
 /// shuffle, shuffle_down, shuffle_up and shuffle_xor for any 4- or 8-byte trivially copyable
 /// value (int, float, double, a small struct). Every lane of the warp must take part.
-template <class T> inline T shuffle(T v, std::uint32_t src, std::uint32_t width = warp_size()) {
-  return detail::shuffle_words(v, [=](std::uint32_t w) { return shuffle(w, src, width); });
+template <class T> OFFLOAD_DETAIL_MEETS inline T shuffle(T v, std::uint32_t src, std::uint32_t width = warp_size()) {
+  return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle(w, src, width); });
 }
 template <class T>
-inline T shuffle_down(T v, std::uint32_t delta, std::uint32_t width = warp_size()) {
-  return detail::shuffle_words(v, [=](std::uint32_t w) { return shuffle_down(w, delta, width); });
+OFFLOAD_DETAIL_MEETS inline T shuffle_down(T v, std::uint32_t delta, std::uint32_t width = warp_size()) {
+  return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle_down(w, delta, width); });
 }
-template <class T> inline T shuffle_up(T v, std::uint32_t delta, std::uint32_t width = warp_size()) {
-  return detail::shuffle_words(v, [=](std::uint32_t w) { return shuffle_up(w, delta, width); });
+template <class T> OFFLOAD_DETAIL_MEETS inline T shuffle_up(T v, std::uint32_t delta, std::uint32_t width = warp_size()) {
+  return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle_up(w, delta, width); });
 }
-template <class T> inline T shuffle_xor(T v, std::uint32_t mask, std::uint32_t width = warp_size()) {
-  return detail::shuffle_words(v, [=](std::uint32_t w) { return shuffle_xor(w, mask, width); });
+template <class T> OFFLOAD_DETAIL_MEETS inline T shuffle_xor(T v, std::uint32_t mask, std::uint32_t width = warp_size()) {
+  return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle_xor(w, mask, width); });
 }
 
 /// `op` folded over `v` of every lane of the work-item's warp, returned to every lane (a
 /// butterfly of shuffle_xor: log2(warp_size()) steps; `op` associative and commutative, as
 /// cooperative groups' `cg::reduce(warp, v, op)`). Every lane of the warp must call it.
-template <class T, class Op> inline T warp_reduce(T v, Op op) {
+template <class T, class Op> OFFLOAD_DETAIL_MEETS inline T warp_reduce(T v, Op op) {
   for (std::uint32_t mask = warp_size() / 2; mask > 0; mask /= 2)
     v = op(v, shuffle_xor(v, mask));
   return v;
 }
 /// The sum, the largest and the smallest `v` over the warp, to every lane.
-template <class T> inline T warp_reduce_add(T v) {
+template <class T> OFFLOAD_DETAIL_MEETS inline T warp_reduce_add(T v) {
   return warp_reduce(v, [](T a, T b) { return a + b; });
 }
-template <class T> inline T warp_reduce_max(T v) {
+template <class T> OFFLOAD_DETAIL_MEETS inline T warp_reduce_max(T v) {
   return warp_reduce(v, [](T a, T b) { return a < b ? b : a; });
 }
-template <class T> inline T warp_reduce_min(T v) {
+template <class T> OFFLOAD_DETAIL_MEETS inline T warp_reduce_min(T v) {
   return warp_reduce(v, [](T a, T b) { return b < a ? b : a; });
 }
 
 /// The sum of `v` over the workgroup, returned to every work-item. Every work-item of the
 /// workgroup must call it (it contains barriers). At most 1024 work-items per workgroup.
-template <class T> inline T workgroup_reduce_add(T v) {
+template <class T> OFFLOAD_DETAIL_MEETS inline T workgroup_reduce_add(T v) {
   auto &scratch = shared<T[1024]>([] {});
   const std::uint32_t id = local_linear_id(), n = workgroup_size();
   scratch[id] = v;
@@ -236,7 +247,7 @@ template <class T> inline T workgroup_reduce_add(T v) {
 
 /// Adds the sum of `v` over the whole grid to *result (which the caller zeroes before the
 /// launch): a workgroup reduction, then one atomic add per workgroup.
-template <atomic_value T> inline void grid_reduce_add(T v, T *result) {
+template <atomic_value T> OFFLOAD_DETAIL_MEETS inline void grid_reduce_add(T v, T *result) {
   T total = workgroup_reduce_add(v);
   if (local_linear_id() == 0)
     atomic_add(result, total);

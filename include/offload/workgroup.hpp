@@ -67,6 +67,9 @@ void cpu_barrier();
 [[gnu::const]] void *cpu_dynamic_shared();
 } // namespace detail
 
+#if defined(__clang__)
+[[clang::convergent]]
+#endif
 inline void barrier() { detail::cpu_barrier(); }
 
 template <class T, class Tag> inline T &shared(Tag) {
