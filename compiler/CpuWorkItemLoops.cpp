@@ -119,7 +119,7 @@ public:
     // Without barriers, grid-stride loops stay as they are: interleaving them as virtual
     // regions (as with barriers) made the corpus's atomic-reduction slower (33 -> 41 ms).
     // Warp operations split the loops as barriers do (CpuWarpExchanges.h).
-    const bool Barriers = Split = hasBarriers() || hasWarpOperations();
+    const bool Barriers = Split = callsAny(isBarrier) || callsAny(isWarpOperation);
     if (std::string Why = checkCalls(Barriers); !Why.empty())
       return Why;
     if (std::string Why = scalarizeIndexLoads(); !Why.empty())
@@ -196,18 +196,11 @@ private:
     }
   }
 
-  bool hasBarriers() {
-    for (Instruction &I : instructions(F))
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (const Function *Callee = calledFunction(*CB); Callee && isBarrier(*Callee))
-          return true;
-    return false;
-  }
-
-  bool hasWarpOperations() {
-    for (Instruction &I : instructions(F))
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (const Function *Callee = calledFunction(*CB); Callee && isWarpOperation(*Callee))
+  /// Whether F calls a function that Is says is one (a barrier, a warp operation).
+  bool callsAny(bool (*Is)(const Function &)) const {
+    for (const Instruction &I : instructions(F))
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = calledFunction(*CB); Callee && Is(*Callee))
           return true;
     return false;
   }
