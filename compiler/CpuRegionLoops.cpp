@@ -59,10 +59,13 @@ bool trimToTestedRange(const RegionLoop &L, BasicBlock *Exit, UniformTest Unifor
   };
   // Whether V is x plus terms fixed through a row (`id + half` with id = row + x, the linear
   // index of local_linear_id(); at most 1024 work-items: no wrapping), collecting them.
+  bool SignExtended = false;  // the tested value is sext(...): of row + x, exact only below 2^31
   std::function<bool(Value *, SmallVectorImpl<Value *> &, unsigned)> isIndex =
       [&](Value *V, SmallVectorImpl<Value *> &Terms, unsigned Depth) {
-        if (auto *C = dyn_cast<CastInst>(V); C && (isa<ZExtInst>(C) || isa<SExtInst>(C)))
+        if (auto *C = dyn_cast<CastInst>(V); C && (isa<ZExtInst>(C) || isa<SExtInst>(C))) {
           V = C->getOperand(0);  // x < 2^31: either extension is its value
+          SignExtended = SignExtended || (Depth == 0 && isa<SExtInst>(C));
+        }
         if (V == L.X)
           return true;
         auto *Add = dyn_cast<BinaryOperator>(V);
@@ -87,14 +90,16 @@ bool trimToTestedRange(const RegionLoop &L, BasicBlock *Exit, UniformTest Unifor
     if (!Cmp)
       return std::nullopt;
     IndexTest T{Cmp->getPredicate(), Cmp->getOperand(1), {}, 0};
+    SignExtended = false;
     if (!isIndex(Cmp->getOperand(0), T.Terms, 0)) {
       T.Terms.clear();
+      SignExtended = false;
       if (!isIndex(Cmp->getOperand(1), T.Terms, 0))
         return std::nullopt;
       T.Bound = Cmp->getOperand(0);
       T.Pred = ICmpInst::getSwappedPredicate(T.Pred);
     }
-    if (!T.Terms.empty() && ICmpInst::isSigned(T.Pred))
+    if (!T.Terms.empty() && (ICmpInst::isSigned(T.Pred) || SignExtended))
       return std::nullopt;  // row + x against a signed bound: not worth the cases
     if (skipsToExit(Br->getSuccessor(0)) && !skipsToExit(Br->getSuccessor(1))) {
       T.Pred = ICmpInst::getInversePredicate(T.Pred);
@@ -133,27 +138,35 @@ bool trimToTestedRange(const RegionLoop &L, BasicBlock *Exit, UniformTest Unifor
     case ICmpInst::ICMP_UGE: case ICmpInst::ICMP_SGE: TLo = notNegative(V); break;
     default: TLo = V; THi = G.CreateBinaryIntrinsic(Intrinsic::uadd_sat, V, G.getInt64(1)); break;  // eq
     }
-    if (!T->Terms.empty()) {  // Terms + x in [TLo, THi): x in [TLo - Terms, THi - Terms), none below 0
-      Value *Sum = Zero;
+    if (!T->Terms.empty()) {
+      // Terms + x, added in 32 bits as the kernel does: x in [TLo - S, THi - S) (none below 0)
+      // when S + x cannot wrap for any x of the row (S + block_dim_x <= 2^32: `t - 5u` wraps);
+      // else the whole row. The test itself stays (adversarial pass: `t - 5u < len` ran none).
+      Value *Sum = G.getInt32(0);
       for (Value *Term : T->Terms)
-        Sum = G.CreateAdd(Sum, G.CreateZExt(copyComputationBefore(Term, At, {L.Y, L.Z}), I64));
+        Sum = G.CreateAdd(Sum, copyComputationBefore(Term, At, {L.Y, L.Z}));
+      Value *S = G.CreateZExt(Sum, I64);
+      Value *Exact = G.CreateICmpULE(G.CreateAdd(S, G.CreateZExt(L.Bx, I64)), G.getInt64(uint64_t(1) << 32));
       if (TLo)
-        TLo = G.CreateBinaryIntrinsic(Intrinsic::usub_sat, TLo, Sum);
+        TLo = G.CreateSelect(Exact, G.CreateBinaryIntrinsic(Intrinsic::usub_sat, TLo, S), Zero);
       if (THi)
-        THi = G.CreateBinaryIntrinsic(Intrinsic::usub_sat, THi, Sum);
+        THi = G.CreateSelect(Exact, G.CreateBinaryIntrinsic(Intrinsic::usub_sat, THi, S), G.CreateZExt(L.Bx, I64));
     }
     if (TLo)
       Lo = G.CreateBinaryIntrinsic(Intrinsic::umax, Lo, TLo);
     if (THi)
       End = G.CreateBinaryIntrinsic(Intrinsic::umin, End, THi);
-    // Every work-item of the range passes the test: its branch goes straight on.
+    // Every work-item of the range passes the test of x alone: its branch goes straight on
+    // (a test of terms + x, whose range may be the whole row, is kept).
     auto *Br = cast<BranchInst>(Block->getTerminator());
-    auto *Cmp = cast<ICmpInst>(Br->getCondition());
     BasicBlock *Taken = Br->getSuccessor(T->Taken);
-    BranchInst::Create(Taken, Br->getIterator());
-    Br->eraseFromParent();
-    if (Cmp->use_empty())
-      Cmp->eraseFromParent();
+    if (T->Terms.empty()) {
+      auto *Cmp = cast<ICmpInst>(Br->getCondition());
+      BranchInst::Create(Taken, Br->getIterator());
+      Br->eraseFromParent();
+      if (Cmp->use_empty())
+        Cmp->eraseFromParent();
+    }
     Any = true;
     Pred = Block;
     Block = Taken;
