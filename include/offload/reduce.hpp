@@ -92,9 +92,9 @@ inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask,
 }
 #else
 // The CPU device: warps of 32 lanes, as on NVIDIA, so that CUDA code written for 32 lanes (a row
-// sum at offsets 16..1 or 8..1) means the same. The work-items of a kernel that uses warp
-// operations run as fibers; at each operation a lane stores its word and waits for its warp
-// (runtime/cpu_fibers.cpp). Source lanes follow PTX's shfl.sync exactly (below), so any offset,
+// sum at offsets 16..1 or 8..1) means the same. At each operation a lane stores its word and
+// waits for its warp: in the CPU image's work-item loops a virtual barrier
+// (compiler/CpuWarpExchanges.h), else a fiber switch (runtime/cpu_fibers.cpp). Source lanes follow PTX's shfl.sync exactly (below), so any offset,
 // mask or width gives what an NVIDIA GPU gives.
 namespace detail {
 /// The words a warp operation exchanged: `words[l]` is lane l's, valid where bit l of `present`
