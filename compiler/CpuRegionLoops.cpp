@@ -171,8 +171,10 @@ bool trimToTestedRange(const RegionLoop &L, BasicBlock *Exit, UniformTest Unifor
     Pred = Block;
     Block = Taken;
   }
-  if (!Any)
+  if (!Any) {
+    cast<Instruction>(End)->eraseFromParent();  // the row's end, unused: nothing was trimmed
     return false;
+  }
   Value *Some = G.CreateICmpULT(Lo, End, "some.tested");
   Type *IndexTy = L.X->getType();
   L.X->setIncomingValueForBlock(L.YLoop, G.CreateTrunc(Lo, IndexTy, "first.tested"));

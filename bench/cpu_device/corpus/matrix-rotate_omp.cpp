@@ -8,18 +8,21 @@
 #include <cstdlib>
 #include <vector>
 
-static void rotate_matrix_serial(float *matrix, int n) {
-  for (int layer = 0; layer < n / 2; ++layer) {
-    int first = layer, last = n - 1 - layer;
-    for (int i = first; i < last; ++i) {
-      int offset = i - first;
-      float top = matrix[first * n + i];
-      matrix[first * n + i] = matrix[(last - offset) * n + first];
-      matrix[(last - offset) * n + first] = matrix[last * n + (last - offset)];
-      matrix[last * n + (last - offset)] = matrix[i * n + last];
-      matrix[i * n + last] = top;
-    }
+/// One layer (ring) of the matrix rotated by a quarter turn, in place.
+static void rotate_layer(float *matrix, int n, int layer) {
+  int first = layer, last = n - 1 - layer;
+  for (int i = first; i < last; ++i) {
+    int offset = i - first;
+    float top = matrix[first * n + i];
+    matrix[first * n + i] = matrix[(last - offset) * n + first];
+    matrix[(last - offset) * n + first] = matrix[last * n + (last - offset)];
+    matrix[last * n + (last - offset)] = matrix[i * n + last];
+    matrix[i * n + last] = top;
   }
+}
+
+static void rotate_matrix_serial(float *matrix, int n) {
+  for (int layer = 0; layer < n / 2; ++layer) rotate_layer(matrix, n, layer);
 }
 
 int main(int argc, char **argv) {
@@ -38,17 +41,7 @@ int main(int argc, char **argv) {
   auto t0 = std::chrono::steady_clock::now();
   for (int r = 0; r < repeat; r++) {
 #pragma omp parallel for
-    for (int layer = 0; layer < n / 2; ++layer) {
-      int first = layer, last = n - 1 - layer;
-      for (int i = first; i < last; ++i) {
-        int offset = i - first;
-        float top = matrix[first * n + i];
-        matrix[first * n + i] = matrix[(last - offset) * n + first];
-        matrix[(last - offset) * n + first] = matrix[last * n + (last - offset)];
-        matrix[last * n + (last - offset)] = matrix[i * n + last];
-        matrix[i * n + last] = top;
-      }
-    }
+    for (int layer = 0; layer < n / 2; ++layer) rotate_layer(matrix, n, layer);
   }
   auto t1 = std::chrono::steady_clock::now();
   printf("time_ms: %f (average over %d runs)\n",
