@@ -172,7 +172,8 @@ bool trimToTestedRange(const RegionLoop &L, BasicBlock *Exit, UniformTest Unifor
     Block = Taken;
   }
   if (!Any) {
-    cast<Instruction>(End)->eraseFromParent();  // the row's end, unused: nothing was trimmed
+    if (auto *Unused = dyn_cast<Instruction>(End))  // the row's end: nothing was trimmed
+      Unused->eraseFromParent();
     return false;
   }
   Value *Some = G.CreateICmpULT(Lo, End, "some.tested");
