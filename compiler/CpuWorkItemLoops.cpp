@@ -55,6 +55,9 @@ constexpr StringRef NoBarriersName = "offload.no_barriers";
 constexpr unsigned ThreadOffset = 0, BlockDimOffset = 24;
 /// The most instructions a value live across a barrier is recomputed from at each use.
 constexpr unsigned MaxRecomputed = 24;
+/// The alignment of __offload_cpu_workgroup_scratch's buffer (runtime/cpu_device.cpp): the
+/// most a local kept per work-item may ask (`alignas(4096)`; more keeps the fibers).
+constexpr uint64_t ScratchAlign = 4096;
 // The state a work-item that ended records (others record their next region's number).
 constexpr uint32_t Ended = ~0u;
 // More barriers than this (after inlining) keep the fibers: the loops' code and compile time
@@ -250,9 +253,13 @@ private:
       return "";
     }
     for (Instruction &I : instructions(F)) {
-      if (auto *A = dyn_cast<AllocaInst>(&I))
+      if (auto *A = dyn_cast<AllocaInst>(&I)) {
         if (!A->isStaticAlloca() || A->getParent() != &F.getEntryBlock())
           return "it has a variable-length array (or alloca())";
+        if (A->getAlign().value() > ScratchAlign)
+          return "a local is aligned to " + std::to_string(A->getAlign().value()) +
+                 " bytes (work-item loops keep locals aligned to at most " + std::to_string(ScratchAlign) + ")";
+      }
       const auto *CB = dyn_cast<CallBase>(&I);
       if (!CB || CB->isInlineAsm())
         continue;
@@ -715,12 +722,17 @@ private:
         SmallVector<std::pair<Value *, AllocaInst *>, 4> Copies;
         for (PHINode &P : B->phis()) {
           auto Own = Slot.find(&P);
-          if (Own == Slot.end())
-            continue;
           Value *V = P.getIncomingValueForBlock(Edge);
-          if (auto *Q = dyn_cast<PHINode>(V); Q && Slot.count(Q))
+          if (auto *Q = dyn_cast<PHINode>(V); Q && Slot.count(Q)) {
             V = new LoadInst(Q->getType(), Slot[Q], Q->getName(), At);
-          Copies.push_back({V, Own->second});
+            // A phi of B that stays a phi reads the slot on this edge too: before the copies
+            // write it (`t = a + b; a = b; b = t;` around a barrier, where only b is kept in
+            // a slot, read the new b into a).
+            if (Own == Slot.end())
+              P.setIncomingValueForBlock(Edge, V);
+          }
+          if (Own != Slot.end())
+            Copies.push_back({V, Own->second});
         }
         for (auto [V, S] : Copies)
           new StoreInst(V, S, At);
@@ -910,7 +922,11 @@ private:
 
     // One scratch buffer for the per-work-item arrays and the states.
     Value *Bytes = B.getInt64(0);
-    auto reserve = [&](uint64_t Stride, uint64_t Extra = 0) {
+    // Each array starts at a multiple of its objects' alignment (at least a cache line: no two
+    // arrays share one); the runtime's buffer is ScratchAlign-aligned (checkCalls refuses more).
+    auto reserve = [&](uint64_t Stride, uint64_t Extra = 0, uint64_t Align = 64) {
+      if (Align > 64)
+        Bytes = B.CreateAnd(B.CreateAdd(Bytes, B.getInt64(Align - 1)), B.getInt64(~(Align - 1)));
       Value *Offset = Bytes;
       Value *End = B.CreateAdd(Bytes, B.CreateAdd(B.CreateMul(Count64, B.getInt64(Stride)),
                                                   B.getInt64(Extra)));
@@ -926,7 +942,7 @@ private:
       for (AllocaInst *A : Allocas) {
         const uint64_t Size = A->getAllocationSize(DL)->getFixedValue();
         Strides.push_back(alignTo(std::max<uint64_t>(Size, 1), A->getAlign()));
-        Offsets.push_back(reserve(Strides.back()));
+        Offsets.push_back(reserve(Strides.back(), 0, A->getAlign().value()));
       }
       Value *StateAt = reserve(4);
       Value *PendingAt = reserve(4, 8);  // the runtime's: count words and two of its own

@@ -197,8 +197,11 @@ thread_local std::vector<unsigned char> dynamic_shared_memory;
 namespace {
 thread_local const detail::launch_request *running_launch = nullptr;
 /// The per-work-item arrays of the workgroup this thread runs as work-item loops.
+/// The buffer's alignment: the most a kernel's local may ask in work-item loops
+/// (ScratchAlign in compiler/CpuWorkItemLoops.cpp).
+constexpr std::size_t scratch_align = 4096;
 struct aligned_delete {
-  void operator()(unsigned char *p) const { ::operator delete[](p, std::align_val_t(64)); }
+  void operator()(unsigned char *p) const { ::operator delete[](p, std::align_val_t(scratch_align)); }
 };
 thread_local std::unique_ptr<unsigned char, aligned_delete> loop_scratch;
 thread_local std::size_t loop_scratch_bytes = 0;
@@ -300,14 +303,14 @@ bool all_equal(const std::uint32_t *states, std::uint32_t count, std::uint32_t v
 
 extern "C" {
 
-/// Room for the workgroup's per-work-item arrays: this thread's, grown as needed, 64-aligned.
+/// Room for the workgroup's per-work-item arrays: this thread's, grown as needed, 4096-aligned.
 void *__offload_cpu_workgroup_scratch(std::uint64_t bytes) {
   using namespace offload::rt;
   if (bytes > loop_scratch_bytes) {
     loop_scratch.reset();
     loop_scratch_bytes = 0;
     try {
-      loop_scratch.reset(static_cast<unsigned char *>(::operator new[](bytes, std::align_val_t(64))));
+      loop_scratch.reset(static_cast<unsigned char *>(::operator new[](bytes, std::align_val_t(scratch_align))));
     } catch (const std::bad_alloc &) {
       const offload::detail::launch_request *launch = cpu_kernel_running();
       throw offload::error(
