@@ -716,8 +716,9 @@ private:
       SmallSetVector<BasicBlock *, 4> Preds(pred_begin(B), pred_end(B));
       for (BasicBlock *Pred : Preds) {
         BasicBlock *Edge = Pred;
+        // All of Pred's edges to B (a switch may have several) through one new block.
         if (Pred->getTerminator()->getNumSuccessors() > 1)
-          Edge = SplitEdge(Pred, B);
+          Edge = SplitBlockPredecessors(B, {Pred}, ".copies");
         const BasicBlock::iterator At = Edge->getTerminator()->getIterator();
         SmallVector<std::pair<Value *, AllocaInst *>, 4> Copies;
         for (PHINode &P : B->phis()) {
@@ -738,15 +739,22 @@ private:
           new StoreInst(V, S, At);
       }
     }
+    // A phi's entries for one block (a switch's cases) must be one value: one load per block.
+    DenseMap<std::pair<PHINode *, BasicBlock *>, LoadInst *> AtEnd;
     for (PHINode *P : Phis)
       for (Use &U : make_early_inc_range(P->uses())) {
         auto *User = cast<Instruction>(U.getUser());
         if (auto *UP = dyn_cast<PHINode>(User); UP && Slot.count(UP))
           continue;  // the copies above carry it
-        Instruction *At = User;
-        if (auto *UP = dyn_cast<PHINode>(User))
-          At = UP->getIncomingBlock(U)->getTerminator();
-        U.set(new LoadInst(P->getType(), Slot[P], P->getName(), At->getIterator()));
+        if (auto *UP = dyn_cast<PHINode>(User)) {
+          BasicBlock *From = UP->getIncomingBlock(U);
+          LoadInst *&L = AtEnd[{P, From}];
+          if (!L)
+            L = new LoadInst(P->getType(), Slot[P], P->getName(), From->getTerminator()->getIterator());
+          U.set(L);
+          continue;
+        }
+        U.set(new LoadInst(P->getType(), Slot[P], P->getName(), User->getIterator()));
       }
     for (PHINode *P : Phis)
       P->replaceAllUsesWith(PoisonValue::get(P->getType()));
