@@ -48,7 +48,7 @@ def threads_for(seed: int) -> str:
 def build(driver: str, src: str, exe: str, opt: str, form: str, archs: str = "host", timeout: int = 1200):
     """(ok, log). form: 'loops' or 'fibers'."""
     cmd = [driver, opt, f"--offload-arch={archs}", "--cpu-image=" + ("on" if form == "loops" else "off"),
-           "-w", src, "-o", exe]
+           "-w", src, "-o", exe] + (["-v"] if form == "loops" else [])
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -77,19 +77,24 @@ def compare(kernels, loops, fibers) -> list[str]:
     return [k.name for k in kernels if k.name not in loops or k.name not in fibers or loops[k.name] != fibers[k.name]]
 
 
-def check_program(driver: str, program: str, opt: str, threads: str, work: str):
-    """Builds `program` both ways and runs both: (loops, fibers, problem)."""
+def check_program(driver: str, program: str, opt: str, threads: str, work: str, archs: str = "host"):
+    """Builds `program` both ways (the loops also for `archs`) and runs both on the CPU device:
+    (loops, fibers, problem)."""
     src = os.path.join(work, "k.cpp")
     with open(src, "w") as f:
         f.write(program)
     with ThreadPoolExecutor(2) as pool:
-        a = pool.submit(build, driver, src, os.path.join(work, "loops"), opt, "loops")
+        a = pool.submit(build, driver, src, os.path.join(work, "loops"), opt, "loops", archs)
         b = pool.submit(build, driver, src, os.path.join(work, "fibers"), opt, "fibers")
         (ok_l, log_l), (ok_f, log_f) = a.result(), b.result()
     if not ok_f:
         return None, None, "the reference build failed (a generator bug):\n" + log_f[-2000:]
     if not ok_l:
         return None, None, "the work-item loops build failed:\n" + log_l[-2000:]
+    # A kernel the transformation broke runs as fibers, right but slow: a bug all the same.
+    broken = [l for l in log_l.splitlines() if "fibers, because internal error" in l]
+    if broken:
+        return None, None, "the work-item loops build failed: " + broken[0][:300]
     loops, pl = run(os.path.join(work, "loops"), threads)
     fibers, pf = run(os.path.join(work, "fibers"), threads)
     if pf:
@@ -214,7 +219,8 @@ def cmd_run(a) -> int:
         opt, threads = opt_for(seed), threads_for(seed)
         work = tempfile.mkdtemp(prefix=f"kernelfuzz-{seed}-")
         t0 = time.time()
-        loops, fibers, problem = check_program(a.driver, kernelgen.print_program(kernels), opt, threads, work)
+        loops, fibers, problem = check_program(a.driver, kernelgen.print_program(kernels), opt, threads, work,
+                                               a.archs)
         bad = compare(kernels, loops or {}, fibers or {}) if loops is not None else [k.name for k in kernels]
         if problem.startswith("the reference"):
             print(f"seed {seed}: {problem}")
@@ -243,6 +249,24 @@ def cmd_run(a) -> int:
         shutil.rmtree(work, ignore_errors=True)
     print(f"kernelfuzz: {agree} kernels agree, {differ} differ ({time.time() - start:.0f} s)")
     return 1 if differ else 0
+
+
+def cmd_regressions(a) -> int:
+    """Every kept regression, built both ways and run: the forms must agree."""
+    files = sorted(f for f in os.listdir(REGRESSIONS) if f.endswith(".cpp")) if os.path.isdir(REGRESSIONS) else []
+    failed = 0
+    for name in files:
+        text = open(os.path.join(REGRESSIONS, name)).read()
+        opt = next((l.split(":", 1)[1].strip() for l in text.splitlines() if l.startswith("// FUZZ-OPT:")), "-O2")
+        threads = next((l.split(":", 1)[1].strip() for l in text.splitlines() if l.startswith("// FUZZ-THREADS:")), "2")
+        work = tempfile.mkdtemp(prefix="kernelfuzz-regression-")
+        loops, fibers, problem = check_program(a.driver, text, opt, threads, work)
+        shutil.rmtree(work, ignore_errors=True)
+        same = not problem and loops and loops == fibers
+        failed += not same
+        print(f"{name}: {'agree' if same else 'DIFFER ' + (problem or f'{loops} != {fibers}')}")
+    print(f"kernelfuzz regressions: {len(files) - failed} agree, {failed} differ")
+    return 1 if failed else 0
 
 
 def cmd_reduce(a) -> int:
@@ -296,11 +320,15 @@ def main() -> int:
     r.add_argument("--no-reduce", action="store_true")
     r.add_argument("--max-reduce", type=int, default=3, help="kernels reduced per batch")
     r.add_argument("--keep", help="a folder to keep each batch's source in")
+    r.add_argument("--archs", default="host", help="the loops build's --offload-arch (sm_90,host: the GPU "
+                   "build must succeed too; the runs are on the CPU device)")
     r.add_argument("--budget", type=float, default=0, help="stop starting batches after this many seconds")
     d = sub.add_parser("reduce", help="reduce one kernel of a batch")
     d.add_argument("--driver", required=True)
     d.add_argument("seed", type=int)
     d.add_argument("index", type=int)
+    rg = sub.add_parser("regressions", help="the kept regressions, loops against fibers")
+    rg.add_argument("--driver", required=True)
     g = sub.add_parser("gpu-build", help="batches built for a GPU, with the reference hashes")
     g.add_argument("--driver", required=True)
     g.add_argument("--seeds", required=True)
@@ -308,7 +336,7 @@ def main() -> int:
     g.add_argument("--archs", default="sm_90,host")
     g.add_argument("--out", required=True)
     a = ap.parse_args()
-    return {"run": cmd_run, "reduce": cmd_reduce, "gpu-build": cmd_gpu_build}[a.cmd](a)
+    return {"run": cmd_run, "reduce": cmd_reduce, "gpu-build": cmd_gpu_build, "regressions": cmd_regressions}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -363,6 +363,12 @@ def make_kernel(seed: int, index: int, gpu: bool) -> Kernel:
         helpers.append(Helper(f"k{seed}_{index}_{g.fresh('helper')}", body, "meets"))
     ctx = KernelCtx(vars, warps, helpers)
     body = g.stmts(ctx, 3, True, [], r.randint(3, 7))
+    # Work-items that end early while others go on to barriers: the CPU device counts them as
+    # ended (a GPU's bar.sync waits for the threads that have not exited, in practice). Not in
+    # warp kernels (a warp then has fewer lanes: undefined) nor in GPU batches.
+    if not warps and not gpu and r.random() < 0.3:
+        body.insert(r.randrange(len(body) + 1),
+                    Stmt("ret", [f"if ({g.cond(vars, [], False)}) {{ FZ_EMIT(); return; }}"]))
     return Kernel(f"k{seed}_{index}", wg, groups, warps, vars, body, helpers,
                   r.randrange(1 << 16), r.randrange(1 << 16))
 

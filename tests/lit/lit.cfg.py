@@ -30,6 +30,7 @@ if offload_archs:  # a RUN line that names its own architectures keeps them
     config.substitutions.append((r"%offload-cxx(?=(?!.*--offload-arch))", offload_cxx))
 config.substitutions.append(("%offload-cxx", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
 config.substitutions.append(("%src_root", config.offload_cxx_src_root))
+config.substitutions.append(("%{offload_archs}", offload_archs or "host"))
 # The build tree's driver alone (no --offload-arch): for scripts that take it in $OFFLOAD_CXX.
 # Every path here comes from lit.site.cfg.py (CMake), so the suite runs from any build directory.
 config.substitutions.append(("%{offload_cxx_driver}", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
