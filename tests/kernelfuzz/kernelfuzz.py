@@ -99,6 +99,10 @@ def check_program(driver: str, program: str, opt: str, threads: str, work: str, 
     fibers, pf = run(os.path.join(work, "fibers"), threads)
     if pf:
         return loops, fibers, "the reference run failed (a generator bug): " + pf
+    again, _ = run(os.path.join(work, "fibers"), threads)
+    if again != fibers:
+        racy = sorted(n for n in fibers if again.get(n) != fibers[n])
+        return loops, fibers, "the reference differs from itself (a generator bug: a race): " + " ".join(racy)
     return loops, fibers, ("loops run: " + pl) if pl else ""
 
 

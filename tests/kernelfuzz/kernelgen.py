@@ -233,6 +233,8 @@ class Gen:
                 menu += ["call"]
             if not k.in_helper:
                 menu += ["ret"] if r.random() < 0.3 else []
+        if depth > 0:
+            menu += ["switch", "ptr"] + (["dowhile"] if uniform_flow else [])
         op = r.choice(menu)
         if op == "assign":
             v = r.choice(vars)
@@ -296,8 +298,48 @@ class Gen:
                 if rec:
                     body.insert(r.randrange(len(body) + 1), rec)
                     body.insert(r.randrange(len(body) + 1), self.barrier())
+            if op == "uloop" and r.random() < 0.3:  # leaves or skips ahead, the same for the workgroup
+                jump = r.choice(["break", "continue"])
+                body.insert(r.randrange(len(body) + 1),
+                            Stmt(jump, [f"if ({self.cond(vars, loopvars + [lv], True)}) {jump};"]))
+            elif op == "nloop" and r.random() < 0.3:
+                jump = r.choice(["break", "continue"])
+                body.insert(r.randrange(len(body) + 1),
+                            Stmt(jump, [f"if ({self.cond(vars, loopvars + [lv], False)}) {jump};"]))
             return Stmt(op, [f"for (unsigned {lv} = 0; {lv} < {bound}; ++{lv}) {{"], body, close=["}"],
                         meets=any(s.meets for s in body))
+        if op == "switch":
+            uni = uniform_flow and r.random() < 0.5
+            e = self.expr(vars, loopvars, uni, 1)
+            cases = []
+            for label in (["case 0u:", "case 1u: case 2u:", "default:"] if r.random() < 0.5 else ["case 1u:", "default:"]):
+                cases.append(Stmt("case", [label + " {"], self.stmts(k, depth - 1, uni, loopvars, r.randint(0, 2)),
+                                  close=["  break;", "}"]))
+            return Stmt("switch", [f"switch (({e}) % 4u) {{"], cases, close=["}"],
+                        meets=any(s.meets for c in cases for s in c.body))
+        if op == "ptr":
+            by_kind = {}
+            for v in vars:
+                if v.kind in INT_TYPES:
+                    by_kind.setdefault(v.kind, []).append(v)
+            pairs = [g for g in by_kind.values() if len(g) >= 2]
+            if not pairs:
+                return None
+            a, b = r.sample(r.choice(pairs), 2)
+            p = self.fresh("p")
+            ty = TYPES[a.kind]
+            mid = [self.barrier()] if uniform_flow and r.random() < 0.6 else []
+            mid += self.stmts(k, 0, uniform_flow, loopvars, r.randint(0, 1))
+            return Stmt("ptr", ["{", f"  {ty} *{p} = ({self.cond(vars, loopvars, False)}) ? &{a.name} : &{b.name};"],
+                        mid, close=[f"  *{p} = static_cast<{ty}>(0ull + *{p} + ({self.expr(vars, loopvars, False, 1)}));", "}"],
+                        meets=any(s.meets for s in mid))
+        if op == "dowhile":
+            lv = self.fresh("k")
+            body = self.stmts(k, depth - 1, True, loopvars + [lv], r.randint(1, 3))
+            if r.random() < 0.5:
+                body.insert(r.randrange(len(body) + 1), self.barrier())
+            return Stmt("dowhile", ["{", f"  unsigned {lv} = 0;", "  do {"], body,
+                        close=[f"  }} while (++{lv} < (p0 % 3u) + 1u);", "}"], meets=any(s.meets for s in body))
         if op == "gstride":
             lv = self.fresh("i")
             n = r.choice(["p1 % 2000u", "3u * offload::block_dim_x() + 5u", "gsize + 7u"])
@@ -366,9 +408,20 @@ def make_kernel(seed: int, index: int, gpu: bool) -> Kernel:
     # Work-items that end early while others go on to barriers: the CPU device counts them as
     # ended (a GPU's bar.sync waits for the threads that have not exited, in practice). Not in
     # warp kernels (a warp then has fewer lanes: undefined) nor in GPU batches.
+    # Shared memory is read from other work-items' slots: those that ended must have written
+    # theirs (first, all of them) and no helper (with shared memory of its own) runs after.
     if not warps and not gpu and r.random() < 0.3:
         body.insert(r.randrange(len(body) + 1),
                     Stmt("ret", [f"if ({g.cond(vars, [], False)}) {{ FZ_EMIT(); return; }}"]))
+        body.insert(0, Stmt("shx", ["sh[offload::local_linear_id()] = 0u;", "offload::barrier();"], meets=True))
+        helpers = []
+        def no_calls(stmts):
+            for st in stmts:
+                if st.op == "call":
+                    st.op, st.text, st.meets = "barrier", ["offload::barrier();"], True
+                no_calls(st.body)
+                no_calls(st.orelse)
+        no_calls(body)
     return Kernel(f"k{seed}_{index}", wg, groups, warps, vars, body, helpers,
                   r.randrange(1 << 16), r.randrange(1 << 16))
 
