@@ -343,6 +343,17 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
                              "the link, or is its body in a file the kernel's file cannot see?)",
                              Kernel.c_str(), Callee.c_str());
   }
+  // The image is the whole program for its device: every function but the entries is private
+  // to it, so that a kernel's body, inlined into its entry (offload/detail/device_entry.hpp),
+  // is not emitted a second time as a function nothing calls. (OFFLOAD_KERNEL's annotation,
+  // llvm.global.annotations, would keep each kernel alive: nothing reads it in an image.)
+  if (GlobalVariable *Annotations = Merged->getNamedGlobal("llvm.global.annotations"))
+    Annotations->eraseFromParent();
+  for (Function &F : *Merged)
+    if (!F.isDeclaration() && !F.hasLocalLinkage() && !F.getName().starts_with("__offload_entry")) {
+      F.setComdat(nullptr);
+      F.setLinkage(GlobalValue::InternalLinkage);
+    }
   // Entries are weak_odr while translation units are linked (one instantiation launched from
   // several files is one entry); the image defines each once, with default linkage.
   for (Function &F : *Merged)

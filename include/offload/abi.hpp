@@ -196,21 +196,33 @@ template <class P> inline slot_t literal_to_slot(const P &value) {
   return s;
 }
 
+/// The object at the device address in slot `s`. On a GPU every address a launch passes is in
+/// global memory (mapped objects, buffers): the pointer is made from a global one, so that the
+/// compiler's address-space inference turns the kernel's generic accesses into global ones
+/// (`ld.global`/`st.global` on NVIDIA, as nvcc emits for a __global__ function's pointers).
+template <class T> inline T *device_object(slot_t s) {
+#if defined(__NVPTX__) || defined(__AMDGPU__)
+  using global_t = __attribute__((address_space(1))) T;
+  return (T *)(global_t *)static_cast<std::uintptr_t>(s);
+#else
+  return reinterpret_cast<T *>(static_cast<std::uintptr_t>(s));
+#endif
+}
+
 /// Rebuilds the kernel's argument from its slots (device side, and the CPU device's tests).
 template <class P> inline P from_slots(const slot_t *s) {
   constexpr param_kind k = param_kind_v<P>;
   static_assert(k != param_kind::unmappable, "offload: unmappable kernel parameter type");
   if constexpr (std::is_pointer_v<P>) {
-    return reinterpret_cast<P>(static_cast<std::uintptr_t>(s[0]));
+    return device_object<std::remove_pointer_t<P>>(s[0]);
   } else if constexpr (std::is_reference_v<P>) {
-    return *reinterpret_cast<std::remove_reference_t<P> *>(static_cast<std::uintptr_t>(s[0]));
+    return *device_object<std::remove_reference_t<P>>(s[0]);
   } else if constexpr (k == param_kind::span_tofrom || k == param_kind::span_to) {
     using element = typename param_traits<P>::object;
-    return P(reinterpret_cast<element *>(static_cast<std::uintptr_t>(s[0])),
-             static_cast<std::size_t>(s[1]));
+    return P(device_object<element>(s[0]), static_cast<std::size_t>(s[1]));
   } else if constexpr (k == param_kind::device) {
     using element = typename param_traits<P>::object;
-    return P{reinterpret_cast<element *>(static_cast<std::uintptr_t>(s[0]))};
+    return P{device_object<element>(s[0])};
   } else if constexpr (k == param_kind::literal) {
     // The value's bytes, then a (trivial) copy of the object they hold.
     alignas(P) unsigned char bytes[sizeof(P)];

@@ -37,12 +37,15 @@ template <class... P> struct kernel_signature<void (*)(P...)> {
 template <class... P>
 struct kernel_signature<void (*)(P...) noexcept> : kernel_signature<void (*)(P...)> {};
 
-template <auto Kernel, class... Slots> inline void call_from_slots(Slots... slots) {
+template <auto Kernel, class... Slots> __attribute__((always_inline)) inline void call_from_slots(Slots... slots) {
   using sig = kernel_signature<decltype(Kernel)>;
   static_assert(sig::total_slots == sizeof...(Slots), "offload: entry and kernel slots differ");
   const abi::slot_t all[] = {abi::slot_t(slots)..., 0};
-  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
-    Kernel(abi::from_slots<typename sig::template param<I>>(all + sig::template first_slot<I>())...);
+  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) __attribute__((always_inline)) {
+    // The kernel's body is the entry's, whatever its size (as nvcc's __global__ function): a
+    // call left here costs a call frame, and the callee sees its pointers as generic ones.
+    [[clang::always_inline]] Kernel(
+        abi::from_slots<typename sig::template param<I>>(all + sig::template first_slot<I>())...);
   }(std::make_integer_sequence<unsigned, sig::arity>{});
 }
 
