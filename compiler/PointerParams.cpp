@@ -52,6 +52,9 @@ public:
   explicit BodyScan(ASTContext &Ctx) : Ctx(Ctx) {}
 
   bool shouldVisitLambdaBody() const { return true; }
+  // Unevaluated operands (`sizeof(x[i])`, `decltype(x + i)`) use no memory and change nothing.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) { return true; }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc, bool = true) { return true; }
 
   struct Local {
     /// What the local is given: its initialiser and the right-hand sides of plain assignments.

@@ -99,6 +99,9 @@ TEST(PointerParams, OneObjectUsesAreFine) {
       {"float *p = x; *p = 1; p[0] = 2;", ""},
       {"float v[4]; v[i] = 1; float *p = v; p[i] = 2; p++;", ""},
       {"r = x < y;", ""},
+      {"r = sizeof(x[i]) + sizeof(x + 1); decltype(x[i]) e = *x; e = 1;", ""},
+      {"float *p = x; r = sizeof(p); p[0] = 1;", ""},
+      {"float *p = x; r = sizeof(p); p[i] = 1;", "x[]@p"},
   };
   for (const Case &C : Cases)
     EXPECT_EQ(find(C.Body), C.Found) << C.Body;
