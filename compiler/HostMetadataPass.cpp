@@ -6,6 +6,7 @@
 
 #include "ArgClassifier.h"
 #include "KernelDecl.h"
+#include "PointerParams.h"
 #include "Subprocess.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -16,9 +17,12 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -259,6 +263,8 @@ private:
                            P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind,
                            isReadOnlyUnaliased(P->getType(), Ctx)});
     }
+    if (!pointerParamsOk(K, Name))
+      Ok = false;
     if (!Ok)
       return;
 
@@ -278,6 +284,64 @@ private:
     Out.addKernel(std::move(MK));
   }
 
+  /// Whether kernel K's body (where this file has it) uses no pointer parameter as an array
+  /// (PointerParams.h); reports each parameter that it does, at the first such use. Reported
+  /// whether or not this file launches K: the file with the body is the only one that can.
+  bool pointerParamsOk(const FunctionDecl *K, const std::string &Name) {
+    const FunctionDecl *Def = nullptr;
+    if (!K->hasBody(Def))
+      return true;
+    if (auto It = PointerChecks.find(Def); It != PointerChecks.end())
+      return It->second;
+    auto Watch = [&](const ParmVarDecl &P) {
+      using offload::abi::param_kind;
+      const param_kind Kind = classifyParam(P.getType(), Ctx).Kind;
+      return P.getType()->isPointerType() &&
+             (Kind == param_kind::map_to || Kind == param_kind::map_tofrom);
+    };
+    const std::vector<PointerUsedAsArray> Uses = findPointersUsedAsArrays(*Def, Watch, Ctx);
+    const PrintingPolicy &Policy = Ctx.getPrintingPolicy();
+    for (const PointerUsedAsArray &U : Uses) {
+      const std::string Param = U.Param->getNameAsString();
+      // An expression of a template is reported once, for the first instantiation found.
+      SourceLocation At = U.Use->getBeginLoc();
+      if (!PointerUsesReported
+               .insert(std::to_string(At.getRawEncoding()) + ":" + Param)
+               .second)
+        continue;
+      const QualType Pointee = U.Param->getType()->getPointeeType();
+      const std::string Element = Pointee.getAsString(Policy);
+      std::string Text = sourceText(U.Use->getSourceRange());
+      std::string Message =
+          "kernel '" + Name + "': parameter '" + Param + "' of type '" +
+          U.Param->getType().getAsString(Policy) + "' maps one object, but the kernel " +
+          (U.Indexed ? "indexes it" : "does pointer arithmetic on it") +
+          (U.Through ? " through the local '" + U.Through->getNameAsString() + "'" : "") +
+          (Text.empty() ? "" : " ('" + Text + "')") + ": take 'std::span<" + Element +
+          ">' for a host array, or 'offload::device_ptr<" + Element +
+          ">' for a device buffer's data";
+      if (Pointee->isArrayType())
+        Message += "; '(*" + Param + ")[i]' indexes the one array it points to";
+      Diags.Report(At, Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+          << Message << U.Use->getSourceRange();
+      note(U.Param->getLocation(), "parameter declared here");
+    }
+    PointerChecks[Def] = Uses.empty();
+    return Uses.empty();
+  }
+
+  /// The source text of R, when it is short and on one line (else empty).
+  std::string sourceText(SourceRange R) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    CharSourceRange Range = SM.getExpansionRange(R);
+    StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
+    if (Text.empty() || Text.size() > 60 || Text.contains('\n'))
+      return "";
+    return Text.str();
+  }
+
+  llvm::DenseMap<const FunctionDecl *, bool> PointerChecks;  ///< pointerParamsOk's answers
+  llvm::StringSet<> PointerUsesReported;  ///< uses reported, by place and parameter name
   llvm::SmallPtrSet<const DeclRefExpr *, 16> LaunchArgs;  ///< kernels named by launches
   llvm::SmallPtrSet<const DeclRefExpr *, 16> AddressesTaken;  ///< recorded by VisitDeclRefExpr
   ASTContext &Ctx;
