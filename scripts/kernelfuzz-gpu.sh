@@ -36,15 +36,19 @@ stage)
   ;;
 check|"")
   here=$(cd "$(dirname "$0")" && pwd)
-  [ -f "$here/bundle.tar.xz" ] || { echo "kernelfuzz-gpu: run 'stage' first" >&2; exit 2; }
-  logs=${OUT:-/tmp}
+  # KERNELFUZZ_BUNDLE: another bundle.tar.xz (a folder named bundle) holding the programs.
+  bundle=${KERNELFUZZ_BUNDLE:-$here/bundle.tar.xz}
+  [ -f "$bundle" ] || { echo "kernelfuzz-gpu: run 'stage' first" >&2; exit 2; }
+  logs=${KERNELFUZZ_LOGS:-/tmp/kernelfuzz-logs}  # each program's output (many files)
+  mkdir -p "$logs"
   dir=/tmp/kernelfuzz-gpu && rm -rf "$dir" && mkdir -p "$dir"
-  xz -dc "$here/bundle.tar.xz" | tar -C "$dir" -xf -
+  xz -dc "$bundle" | tar -C "$dir" -xf -
   agree=0 differ=0
   while read -r name; do
     [ -n "$name" ] || continue
     got=$logs/$name.gpu.txt
-    if ! OFFLOAD_INFO=0 OMP_TARGET_OFFLOAD=mandatory timeout 300 "$dir/bundle/run" "$name" > "$got" 2> "$logs/$name.gpu.err"; then
+    [ -e "$dir/bundle/bin/$name" ] || continue  # not staged in this bundle
+    if ! OMP_TARGET_OFFLOAD=mandatory timeout 300 "$dir/bundle/run" "$name" > "$got" 2> "$logs/$name.gpu.err"; then
       echo "$name: the run failed (exit $?): $(tail -c 300 "$logs/$name.gpu.err")"
     fi
     while read -r kernel hash; do
