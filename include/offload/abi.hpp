@@ -201,7 +201,13 @@ template <class P> inline slot_t literal_to_slot(const P &value) {
 /// compiler's address-space inference turns the kernel's generic accesses into global ones
 /// (`ld.global`/`st.global` on NVIDIA, as nvcc emits for a __global__ function's pointers).
 template <class T> inline T *device_object(slot_t s) {
-#if defined(__NVPTX__) || defined(__AMDGPU__)
+#if defined(__NVPTX__)
+  // Said as an assumption, not a cast through a global pointer: the pointer stays the entry's
+  // `__restrict__` parameter where it is one (ld.global.nc for readonly_ptr, codegen/readonly).
+  T *p = reinterpret_cast<T *>(static_cast<std::uintptr_t>(s));
+  __builtin_assume(__nvvm_isspacep_global((const void *)p));
+  return p;
+#elif defined(__AMDGPU__)
   using global_t = __attribute__((address_space(1))) T;
   return (T *)(global_t *)static_cast<std::uintptr_t>(s);
 #else
