@@ -222,7 +222,8 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
                                    ArrayRef<std::string> MetadataFlags,
                                    ArrayRef<std::string> HostCompile,
                                    const std::string &HostObject, const std::string &TempStem) {
-  Expected<RunningCommand> Running = startCommand(HostCompile, S.Commands);
+  Expected<RunningCommand> Running =
+      S.AsWritten ? Expected<RunningCommand>(RunningCommand{}) : startCommand(HostCompile, S.Commands);
   if (!Running)
     return Running.takeError();
   // The host compile runs while the host-metadata pass and the device compiles do; after a
@@ -241,6 +242,10 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   }
   Expected<Manifest> M = runHostMetadata(S, Source, MetadataFlags, &ClangDiagnostics,
                                          DepFiles.empty() ? "" : DepFiles[1]);
+  if (!M && S.AsWritten) {  // no kernel (it never names offload), and nothing to export
+    consumeError(M.takeError());
+    M = Manifest{};
+  }
   if (!M) {
     reportOnce(*Running, S.Commands, ClangDiagnostics);
     return M.takeError();

@@ -52,6 +52,11 @@ struct BuildSettings {
   /// The host compiler is GCC's (not clang): kernels' symbols are then named as g++ names them
   /// (HostMetadataOptions::GccSymbols).
   bool GccHostCompiler = true;
+  /// The host object is made already, by the host compiler from the file exactly as the user
+  /// wrote it (a file that does not use offload, Driver.cpp): compileUnit starts no host compile,
+  /// and a host-metadata parse that fails (code only g++ accepts) means the file exports nothing
+  /// for other files' kernels, not an error.
+  bool AsWritten = false;
 };
 
 /// clang++, ld.lld of LLVM 22 (an error if missing); ptxas and libdevice when installed.

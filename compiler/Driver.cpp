@@ -202,8 +202,42 @@ std::vector<std::string> compileArgs() {
 
 } // namespace
 
+/// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch): if
+/// not, it is first compiled as the user wrote it (compileAsWritten).
+bool mentionsOffload(const std::string &Source) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Source);
+  return !Text || StringRef((*Text)->getBuffer()).contains_insensitive("offload");
+}
+
+/// The user's command line for the host compiler, as written: offload-cxx's own options out
+/// (--offload-arch=, --cpu-image=, -Xoffload-device <arg>, ...), -Xcompiler/-Xhost unwrapped,
+/// dependency options out (DepFile.h writes the user's file from the compile's own).
+std::vector<std::string> commandAsWritten(ArrayRef<std::string> Raw) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    StringRef A = Raw[I];
+    StringRef Name = A.ltrim('-').split('=').first;
+    if (A.starts_with("--") && llvm::is_contained({"offload-arch", "cpu-image", "host-compiler",
+                                                   "pass", "manifest", "device-image"}, Name))
+      continue;
+    if (A == "-Xoffload-device" || A == "-MF" || A == "-MT" || A == "-MQ") {
+      ++I;
+      continue;
+    }
+    if (A == "-Xcompiler" || A == "-Xhost")
+      continue;  // its argument follows, for the host compiler
+    if (A == "-MD" || A == "-MMD" || A == "-MP" || A.starts_with("-MF") || A.starts_with("-MT") ||
+        A.starts_with("-MQ"))
+      continue;
+    Out.push_back(A.str());
+  }
+  return Out;
+}
+
 int main(int argc, char **argv) {
   InitLLVM Init(argc, argv);
+  // As the user wrote it (takeUserFlags sorts the flags out of argv).
+  const std::vector<std::string> RawArgs(argv + 1, argv + argc);
   const UserFlags User = takeUserFlags(argc, argv, [](StringRef Name) {
     if (Name == "help" || Name == "help-hidden" || Name == "help-list" || Name == "version")
       return true;
@@ -275,13 +309,21 @@ int main(int argc, char **argv) {
          "options are passed to the host compiler)");
   if (Pass != "all" && Pass != "host-metadata" && Pass != "device" && Pass != "host")
     fail("unknown pass '" + Pass + "' (expected host-metadata, device or host)");
-  if (!Standard.empty()) {  // offload's headers use C++20: say so once, not in 500 lines
-    static const char *const Known[] = {"c++20", "gnu++20", "c++2a", "gnu++2a", "c++23",
-                                        "gnu++23", "c++2b", "gnu++2b", "c++26", "gnu++26",
-                                        "c++2c", "gnu++2c"};
-    if (llvm::find(Known, StringRef(Standard)) == std::end(Known))
-      fail("-std=" + Standard + ": offload-cxx needs C++20 or later (-std=c++20, the default)");
-  }
+  // offload's headers use C++20: said once, not in 500 lines — for a file that uses offload
+  // (a file without it is compiled as written, in any standard: compileAsWritten below).
+  static const char *const Cxx20[] = {"c++20", "gnu++20", "c++2a", "gnu++2a", "c++23", "gnu++23",
+                                      "c++2b", "gnu++2b", "c++26", "gnu++26", "c++2c", "gnu++2c"};
+  const bool StdTooOld = !Standard.empty() && llvm::find(Cxx20, StringRef(Standard)) == std::end(Cxx20);
+  auto requireCxx20 = [&](StringRef What) {
+    if (StdTooOld)
+      fail(What.str() + ": -std=" + Standard + ", but offload-cxx's headers and kernels need C++20 "
+           "or later (-std=c++20, or leave -std out)");
+  };
+  const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
+                              !SaveTemps && isCxxSource(Inputs[0]) && User.OtherOutput.empty() &&
+                              !mentionsOffload(Inputs[0]);
+  if (!AsWrittenFirst)
+    requireCxx20(CompileOnly && Inputs.size() == 1 ? Inputs[0] : std::string("offload-cxx"));
   if (!User.OtherOutput.empty() && Pass == "all") {
     // -E, -S, -M, -MM, -fsyntax-only: no object or program to build; g++'s job alone, with
     // offload's headers on the include path.
@@ -416,6 +458,69 @@ int main(int argc, char **argv) {
       sys::fs::remove_directories(TempDir);
   });
 
+  // The dependency file of Target (an object, or a program): as g++ names it (-MF, else the
+  // target with .d for its extension) and for the targets it names (-MT/-MQ, else Target).
+  auto writeDepFile = [&](const std::vector<std::string> &DepFiles, const std::string &Target,
+                          const std::string &SkipDir) {
+    SmallString<256> Path(User.Deps.File);
+    if (Path.empty()) {
+      Path = Target;
+      sys::path::replace_extension(Path, ".d");
+    }
+    std::vector<std::string> Targets = User.Deps.Targets;
+    if (Targets.empty())  // as g++ writes its default target: quoted for make (-MQ)
+      Targets.push_back(escapeForMake(Target));
+    check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir));
+  };
+  // A file that never mentions offload is compiled by the host compiler exactly as written
+  // (any -std, g++'s default standard, no flag of ours but our headers' folder last, g++'s own
+  // -v output): unless its preprocessing reached offload's headers after all (a header of the
+  // project includes them), it has no kernel, and that object is the object (issue 32).
+  bool AsWritten = false;
+  if (AsWrittenFirst) {
+    const std::string Source = Inputs[0];
+    const std::string HostObject =
+        std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
+    const std::string Deps = HostObject + ".d";  // as compileUnit names the host compile's
+    Expected<std::string> Compiler = findTool(HostCompiler, {});
+    if (!Compiler)
+      fail("host compiler: " + toString(Compiler.takeError()));
+    std::vector<std::string> Command = {*Compiler};
+    for (std::string &A : commandAsWritten(RawArgs))
+      Command.push_back(std::move(A));
+    for (size_t I = 1; I + 1 < Command.size(); ++I)  // the object goes beside the temporaries
+      if (Command[I] == "-o")
+        Command[I + 1] = HostObject;
+    for (size_t I = 1; I < Command.size(); ++I)
+      if (StringRef(Command[I]).starts_with("-o") && Command[I].size() > 2)
+        Command[I] = "-o" + HostObject;
+    if (llvm::none_of(Command, [](StringRef A) { return A.starts_with("-o"); }))
+      Command.insert(Command.end(), {"-o", HostObject});
+    Command.insert(Command.end(), {User.Deps.UserHeadersOnly ? "-MMD" : "-MD", "-MF", Deps,
+                                   "-I" + L.IncludeDir});
+    std::string Errors;
+    Error Failed = runCommandCapturingErrors(Command, Cmd, Deps + ".stderr", Errors);
+    ErrorOr<std::unique_ptr<MemoryBuffer>> DepText = MemoryBuffer::getFile(Deps);
+    // Its dependencies (or, if it failed, its errors) name a header of offload's.
+    const std::string Headers = L.IncludeDir + "/offload/";
+    const bool ReachedOffload =
+        (Failed && StringRef(Errors).contains(Headers)) ||
+        (!Failed && DepText && StringRef((*DepText)->getBuffer()).contains(Headers));
+    if (!ReachedOffload) {
+      errs() << Errors;  // the host compiler's own words, warnings or errors
+      if (Failed) {
+        consumeError(std::move(Failed));
+        return 1;
+      }
+      // Its object is the object — with, where our parse of it succeeds, the functions it
+      // defines for kernels of other files (CrossFileCallees.h) recorded beside it.
+      AsWritten = true;
+    } else {
+      consumeError(std::move(Failed));
+      requireCxx20(Source);  // it uses offload after all: the whole build below
+    }
+  }
+
   BuildSettings S;
   S.L = L;
   S.Commands = Cmd;
@@ -433,6 +538,7 @@ int main(int argc, char **argv) {
   S.TempDir = std::string(TempDir);
   S.Stem = Stem;
   S.GccHostCompiler = sys::path::filename(HostCompiler).find("clang") == StringRef::npos;
+  S.AsWritten = AsWritten;
   // --offload-arch, parsed once, when something is compiled (a link takes its objects').
   if (CompileOnly || Pass == "device" || (Pass == "all" && llvm::any_of(Inputs, isCxxSource)))
     S.Archs = check(chooseArchs(std::vector<std::string>(OffloadArchs.begin(), OffloadArchs.end()),
@@ -461,20 +567,6 @@ int main(int argc, char **argv) {
     O.TempStem = Stem;
     O.Commands = Cmd;
     return O;
-  };
-  // The dependency file of Target (an object, or a program): as g++ names it (-MF, else the
-  // target with .d for its extension) and for the targets it names (-MT/-MQ, else Target).
-  auto writeDepFile = [&](const std::vector<std::string> &DepFiles, const std::string &Target,
-                          const std::string &SkipDir) {
-    SmallString<256> Path(User.Deps.File);
-    if (Path.empty()) {
-      Path = Target;
-      sys::path::replace_extension(Path, ".d");
-    }
-    std::vector<std::string> Targets = User.Deps.Targets;
-    if (Targets.empty())  // as g++ writes its default target: quoted for make (-MQ)
-      Targets.push_back(escapeForMake(Target));
-    check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir));
   };
   if (CompileOnly) {
     for (const std::string &Source : Inputs) {
