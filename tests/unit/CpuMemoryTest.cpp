@@ -1,0 +1,166 @@
+// Unit tests for the CPU device's fenced memory (runtime/cpu_memory.hpp): guard bytes found
+// written on either side and made whole again, guard pages that fault, blocks kept for reuse,
+// heap blocks where no mapping can be had, buffers found by an address inside them.
+#include "cpu_fault.hpp"
+#include "cpu_memory.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace offload::rt;
+
+namespace {
+
+std::uintptr_t address(const void *p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+/// Writes one byte at `at`; false (and `fault` filled) when that faulted.
+bool poke(void *at, cpu_fault &fault) {
+  return run_catching_faults([](void *p) { *static_cast<volatile char *>(p) = 1; }, at, fault);
+}
+
+/// Heap blocks for one test (as where mappings are refused).
+struct heap_blocks {
+  heap_blocks() { cpu_memory::use_heap_for_testing(true); }
+  ~heap_blocks() { cpu_memory::use_heap_for_testing(false); }
+};
+
+} // namespace
+
+TEST(CpuMemory, AnObjectKeepsItsOffsetAndEndsBesideTheGuardPages) {
+  for (std::uint64_t offset : {0u, 16u, 255u})
+    for (std::uint64_t bytes : {1u, 4u, 100u, 4096u, 5000u, 70000u}) {
+      void *memory = cpu_memory::allocate(offset, bytes, false);
+      ASSERT_NE(memory, nullptr);
+      EXPECT_EQ(address(memory) % cpu_memory::alignment, 0u);
+      char *object = static_cast<char *>(memory) + offset;
+      std::memset(object, 7, bytes);  // all of it is writable
+      cpu_memory::block_info b;
+      EXPECT_FALSE(cpu_memory::check(memory, &b)) << offset << " " << bytes;
+      EXPECT_EQ(b.begin, address(object));
+      EXPECT_EQ(b.end, address(object + bytes));
+      cpu_fault fault;
+      char *page = reinterpret_cast<char *>((b.end + 4095) / 4096 * 4096);
+      EXPECT_LT(page - (object + bytes), 256) << "the guard pages begin within 256 bytes";
+      EXPECT_FALSE(poke(page, fault)) << "the first guard page faults";
+      EXPECT_EQ(fault.signal, SIGSEGV);
+      EXPECT_EQ(fault.address, page);
+      EXPECT_FALSE(poke(page + cpu_memory::guard_pages_bytes - 1, fault)) << "and the last";
+      cpu_memory::block_info found;
+      ASSERT_TRUE(cpu_memory::find(page + 100, found)) << "a fault's address names the block";
+      EXPECT_EQ(found.begin, b.begin);
+      const std::uintptr_t usable = (address(memory) - cpu_memory::header_offset) / 4096 * 4096;
+      EXPECT_FALSE(poke(reinterpret_cast<char *>(usable - 1), fault))
+          << "guard pages before the block too";
+      EXPECT_FALSE(poke(reinterpret_cast<char *>(usable - cpu_memory::guard_pages_bytes), fault));
+      cpu_memory::release(memory);
+    }
+}
+
+TEST(CpuMemory, WrittenGuardBytesAreFoundAndMadeWhole) {
+  void *memory = cpu_memory::allocate(16, 8, false);
+  char *object = static_cast<char *>(memory) + 16;
+  cpu_memory::block_info b;
+  const std::uintptr_t page = (address(object + 8) + 4095) / 4096 * 4096;
+  const std::size_t after = page - address(object + 8);
+  ASSERT_GE(after, 4u) << "an 8-byte object at offset 16 leaves guard bytes before the page";
+  object[8] = 0;  // one past the end
+  object[9] = 0;
+  cpu_memory::damage d = cpu_memory::check(memory, &b);
+  EXPECT_EQ(d.after, 2u);
+  EXPECT_EQ(d.before, 0u);
+  EXPECT_FALSE(cpu_memory::check(memory)) << "made whole: a second check sees nothing new";
+  object[-1] = 0;
+  object[-cpu_memory::guard_bytes] = 0;
+  d = cpu_memory::check(memory);
+  EXPECT_EQ(d.before, cpu_memory::guard_bytes);
+  EXPECT_EQ(d.after, 0u);
+  object[8] = static_cast<char>(cpu_memory::guard_pattern);  // the pattern itself is not seen
+  EXPECT_FALSE(cpu_memory::check(memory));
+  // Farther before the object: its header. Found, and the block is still released.
+  std::memset(static_cast<char *>(memory) - cpu_memory::header_offset, 0, 16);
+  d = cpu_memory::check(memory);
+  EXPECT_GT(d.before, cpu_memory::guard_bytes);
+  EXPECT_FALSE(cpu_memory::check(memory)) << "the header is made again";
+  std::memset(static_cast<char *>(memory) - cpu_memory::header_offset, 0, 16);
+  cpu_memory::release(memory);
+  EXPECT_FALSE(cpu_memory::find(object, b)) << "released, though its header was written over";
+}
+
+TEST(CpuMemory, ReleasedBlocksAreReusedWithinLimits) {
+  void *first = cpu_memory::allocate(0, 64, false);
+  cpu_memory::release(first);
+  const cpu_memory::statistics before = cpu_memory::stats();
+  for (int i = 0; i < 100; ++i) {
+    void *again = cpu_memory::allocate(8, 100, false);
+    EXPECT_FALSE(cpu_memory::check(again));
+    cpu_memory::release(again);
+  }
+  EXPECT_EQ(cpu_memory::stats().blocks_made, before.blocks_made) << "no new mapping";
+  std::vector<void *> many;
+  for (std::size_t i = 0; i < cpu_memory::kept_blocks_most + 40; ++i)
+    many.push_back(cpu_memory::allocate(0, 4, false));
+  for (void *m : many)
+    cpu_memory::release(m);
+  EXPECT_LE(cpu_memory::stats().kept, cpu_memory::kept_blocks_most);
+  void *big = cpu_memory::allocate(0, cpu_memory::kept_bytes_most + 1, false);
+  ASSERT_NE(big, nullptr);
+  cpu_memory::release(big);
+  EXPECT_LE(cpu_memory::stats().kept_bytes, cpu_memory::kept_bytes_most) << "too big to keep";
+}
+
+TEST(CpuMemory, FarWritesMeetTheArenaNotTheHost) {
+  void *memory = cpu_memory::allocate(0, 4, false);
+  const cpu_memory::statistics s = cpu_memory::stats();
+  if (!s.arena)
+    GTEST_SKIP() << "no arena here (limited address space)";
+  cpu_memory::block_info b;
+  cpu_memory::check(memory, &b);
+  const auto arena = address(s.arena);
+  ASSERT_GE(b.begin, arena);
+  ASSERT_LT(b.end, arena + s.arena_bytes / 2) << "blocks lie in the arena's lower half";
+  cpu_fault fault;
+  // Gigabytes on, below the arena's top: nothing is accessible there.
+  EXPECT_FALSE(poke(reinterpret_cast<char *>(arena + s.arena_bytes - 4096), fault));
+  EXPECT_FALSE(poke(reinterpret_cast<char *>(arena + s.arena_bytes / 2 + (1u << 30)), fault));
+  cpu_memory::release(memory);
+}
+
+TEST(CpuMemory, HeapBlocksHaveGuardBytesOnBothSides) {
+  heap_blocks heap;
+  const cpu_memory::statistics before = cpu_memory::stats();
+  void *memory = cpu_memory::allocate(32, 40, true);
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(cpu_memory::stats().heap_blocks_made, before.heap_blocks_made + 1);
+  char *object = static_cast<char *>(memory) + 32;
+  object[40 + cpu_memory::heap_guard_bytes - 1] = 0;
+  object[-static_cast<std::ptrdiff_t>(cpu_memory::guard_bytes)] = 0;
+  const cpu_memory::damage d = cpu_memory::check(memory);
+  EXPECT_EQ(d.after, cpu_memory::heap_guard_bytes);
+  EXPECT_EQ(d.before, cpu_memory::guard_bytes);
+  object[40] = 0;
+  cpu_memory::block_info b;
+  EXPECT_EQ(cpu_memory::release(memory, &b).after, 1u) << "a buffer is checked as it goes";
+  EXPECT_EQ(b.end - b.begin, 40u);
+}
+
+TEST(CpuMemory, BuffersAreFoundByAnAddressInside) {
+  void *buffer = cpu_memory::allocate(0, 400, true);
+  void *copy = cpu_memory::allocate(0, 400, false);
+  cpu_memory::block_info b;
+  for (std::uintptr_t at : {address(buffer), address(buffer) + 200, address(buffer) + 400}) {
+    ASSERT_TRUE(cpu_memory::find_buffer(at, b));
+    EXPECT_EQ(b.memory, buffer);
+    EXPECT_TRUE(b.buffer);
+  }
+  EXPECT_TRUE(cpu_memory::find_buffer(address(buffer) + 100, b)) << "again (remembered)";
+  EXPECT_FALSE(cpu_memory::find_buffer(address(buffer) + 401, b));
+  EXPECT_FALSE(cpu_memory::find_buffer(address(copy), b)) << "a copy is not a buffer";
+  EXPECT_FALSE(cpu_memory::find_buffer(42, b));
+  cpu_memory::release(buffer);
+  EXPECT_FALSE(cpu_memory::find_buffer(address(buffer) + 100, b)) << "released";
+  cpu_memory::release(copy);
+}
