@@ -1,8 +1,13 @@
 // Unit tests for the CPU device's fenced memory (runtime/cpu_memory.hpp): guard bytes found
 // written on either side and made whole again, guard pages that fault, blocks kept for reuse,
-// heap blocks where no mapping can be had, buffers found by an address inside them.
+// heap blocks where no mapping can be had, buffers found by an address inside them; and, through
+// the CPU device itself, a launch's check and a data region's end (present_table.hpp).
+#include "cpu_backend.hpp"
 #include "cpu_fault.hpp"
 #include "cpu_memory.hpp"
+#include "present_table.hpp"
+
+#include <offload/launch.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,6 +17,8 @@
 #include <vector>
 
 using namespace offload::rt;
+using offload::detail::arg_desc;
+using offload::detail::transfer;
 
 namespace {
 
@@ -163,4 +170,77 @@ TEST(CpuMemory, BuffersAreFoundByAnAddressInside) {
   cpu_memory::release(buffer);
   EXPECT_FALSE(cpu_memory::find_buffer(address(buffer) + 100, b)) << "released";
   cpu_memory::release(copy);
+}
+
+namespace {
+/// The CPU device's present table, with a launch site whose parameters are named.
+const std::vector<std::string> names = {"x", "s", "s.size()"};
+map_site launch_site() {
+  static const char file[] = "dir/test.cpp";
+  return {[] { return std::string("kernel 'k' launched at test.cpp:7"); }, {file, "f", 7, 1},
+          &names};
+}
+} // namespace
+
+TEST(CpuMemory, ALaunchsCheckNamesTheParameterAndNothingComesBack) {
+  device &cpu = the_cpu_device();
+  ASSERT_TRUE(cpu.fenced());
+  int x = 5;
+  float s[10] = {};
+  arg_desc args[] = {{transfer::tofrom, &x, sizeof x, 0},
+                     {transfer::tofrom, s, sizeof s, 0},
+                     {transfer::literal, nullptr, 8, 10}};
+  offload::abi::slot_t slots[4] = {};
+  void *allocations[3] = {};
+  cpu.present().map(args, 3, slots, launch_site(), allocations);
+  ASSERT_NE(allocations[0], nullptr);
+  EXPECT_EQ(allocations[2], nullptr);
+  reinterpret_cast<int *>(slots[0])[0] = 6;
+  reinterpret_cast<int *>(slots[0])[1] = 6;  // one past x's copy
+  offload::detail::launch_request request{};
+  request.args = args;
+  request.num_args = 3;
+  static const char file[] = "test.cpp";
+  request.where = {file, "f", 7, 1};
+  try {
+    cpu.check_after_launch(nullptr, request, slots, allocations);
+    ADD_FAILURE() << "no error";
+  } catch (const offload::error &e) {
+    EXPECT_NE(std::string(e.what()).find("failed on CPU device"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("it wrote past the end of the CPU device's copy of "
+                                         "argument 1 (4 bytes), up to 4 bytes beyond it"),
+              std::string::npos)
+        << e.what();
+  }
+  cpu.check_after_launch(nullptr, request, slots, allocations);  // made whole: no error
+  cpu.present().unmap(args, 3, /*copy_back=*/false, launch_site(), /*launch_failed=*/true);
+  EXPECT_EQ(x, 5);
+}
+
+TEST(CpuMemory, ARegionsEndChecksItsCopiesBeforeCopyingBack) {
+  device &cpu = the_cpu_device();
+  int a[4] = {1, 2, 3, 4}, b[2] = {7, 8};
+  arg_desc region[] = {{transfer::tofrom, a, sizeof a, 0}, {transfer::tofrom, b, sizeof b, 0}};
+  const map_site site{[] { return std::string("data region at test.cpp:9"); },
+                      {"test.cpp", "f", 9, 1}, nullptr};
+  offload::abi::slot_t slots[3] = {};
+  cpu.present().map(region, 2, slots, site);
+  reinterpret_cast<int *>(slots[0])[0] = 10;  // a kernel's writes
+  reinterpret_cast<int *>(slots[1])[0] = 70;
+  reinterpret_cast<int *>(slots[1])[2] = 0;  // past b's copy
+  try {
+    cpu.present().unmap(region, 2, /*copy_back=*/true, site, /*launch_failed=*/false,
+                        /*check_fences=*/true);
+    ADD_FAILURE() << "no error";
+  } catch (const offload::error &e) {
+    EXPECT_NE(std::string(e.what()).find("data region at test.cpp:9: a kernel on CPU device"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("wrote past the end of its copy of the region's object "
+                                         "2 (8 bytes), up to 4 bytes beyond it"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(a[0], 1) << "nothing of the region comes back";
+  EXPECT_EQ(b[0], 7);
 }
