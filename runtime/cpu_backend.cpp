@@ -162,25 +162,31 @@ public:
   void check_after_launch(const kernel_info *kernel, const detail::launch_request &request,
                           const abi::slot_t *slots, void *const *allocations,
                           bool report) override {
+    // Every launch passes here: the loop stays small, the error is made apart.
     for (std::uint32_t i = 0; i < request.num_args; ++i) {
       void *memory = allocations[i];
-      cpu_memory::block_info b;
       if (!memory) {  // a buffer's address, passed as a value?
         const detail::arg_desc &a = request.args[i];
         if (a.how != detail::transfer::literal || a.bytes != sizeof(void *) ||
-            !cpu_memory::find_buffer(slots[i], b))
+            !(memory = cpu_memory::find_buffer(slots[i])))
           continue;
-        memory = b.memory;
       }
-      const cpu_memory::damage d = cpu_memory::check(memory, &b);
-      if (!d || !report)
-        continue;
-      const int found = slot_in(request, slots, b, d.after != 0);
-      const std::uint32_t slot = found < 0 ? i : static_cast<std::uint32_t>(found);
-      fail(launch_site_text(request, kernel) + " failed on " + name(),
-           "it " + describe({d.before, d.after}, object_text(kernel, request, slot, b)) +
-               hint(kernel, request, slot) + "; the host's data is as it was before the launch");
+      if (const cpu_memory::damage d = cpu_memory::check(memory); d && report) [[unlikely]]
+        fail_written(kernel, request, slots, memory, d, i);
     }
+  }
+  /// The error of a launch whose argument `i` (at `memory`) had its fence written.
+  [[noreturn, gnu::noinline, gnu::cold]] void fail_written(const kernel_info *kernel,
+                                                          const detail::launch_request &request,
+                                                          const abi::slot_t *slots, void *memory,
+                                                          cpu_memory::damage d, std::uint32_t i) {
+    cpu_memory::block_info b;
+    cpu_memory::describe(memory, b);
+    const int found = slot_in(request, slots, b, d.after != 0);
+    const std::uint32_t slot = found < 0 ? i : static_cast<std::uint32_t>(found);
+    fail(launch_site_text(request, kernel) + " failed on " + name(),
+         "it " + describe({d.before, d.after}, object_text(kernel, request, slot, b)) +
+             hint(kernel, request, slot) + "; the host's data is as it was before the launch");
   }
   fence_damage check_fence(void *allocation) override {
     const cpu_memory::damage d = cpu_memory::check(allocation);

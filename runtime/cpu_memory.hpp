@@ -75,12 +75,15 @@ damage release(void *memory, block_info *buffer = nullptr) noexcept;
 /// allocate() wrote them). Written ones are written again, so a later check sees only new damage.
 /// `info`, when given, receives the block's description.
 damage check(void *memory, block_info *info = nullptr) noexcept;
+/// The description of allocate()'s block `memory`; false when it is none of them.
+bool describe(void *memory, block_info &info) noexcept;
 
 /// The live block whose object, guard bytes or guard pages hold `address` (a fault's), if any.
 bool find(const void *address, block_info &info) noexcept;
-/// The live buffer whose object holds `address` (its end included: a pointer one past it), if
-/// any; one atomic load when no buffer is live (a launch asks this of its 8-byte values).
-bool find_buffer(std::uintptr_t address, block_info &info) noexcept;
+/// The live buffer whose object holds `address` (its end included: a pointer one past it): what
+/// allocate() returned for it, or null. One atomic load when no buffer is live (a launch asks
+/// this of its 8-byte values).
+void *find_buffer(std::uintptr_t address) noexcept;
 
 /// For tests: the blocks made so far (each one mapping, or one heap allocation), those kept for
 /// reuse, and whether the next blocks are made on the heap (as when mappings are refused).

@@ -172,18 +172,18 @@ TEST(CpuMemory, HeapBlocksHaveGuardBytesOnBothSides) {
 TEST(CpuMemory, BuffersAreFoundByAnAddressInside) {
   void *buffer = cpu_memory::allocate(0, 400, true);
   void *copy = cpu_memory::allocate(0, 400, false);
+  for (std::uintptr_t at : {address(buffer), address(buffer) + 200, address(buffer) + 400})
+    EXPECT_EQ(cpu_memory::find_buffer(at), buffer);
+  EXPECT_EQ(cpu_memory::find_buffer(address(buffer) + 100), buffer) << "again (remembered)";
+  EXPECT_EQ(cpu_memory::find_buffer(address(buffer) + 401), nullptr);
+  EXPECT_EQ(cpu_memory::find_buffer(address(copy)), nullptr) << "a copy is not a buffer";
+  EXPECT_EQ(cpu_memory::find_buffer(42), nullptr);
   cpu_memory::block_info b;
-  for (std::uintptr_t at : {address(buffer), address(buffer) + 200, address(buffer) + 400}) {
-    ASSERT_TRUE(cpu_memory::find_buffer(at, b));
-    EXPECT_EQ(b.memory, buffer);
-    EXPECT_TRUE(b.buffer);
-  }
-  EXPECT_TRUE(cpu_memory::find_buffer(address(buffer) + 100, b)) << "again (remembered)";
-  EXPECT_FALSE(cpu_memory::find_buffer(address(buffer) + 401, b));
-  EXPECT_FALSE(cpu_memory::find_buffer(address(copy), b)) << "a copy is not a buffer";
-  EXPECT_FALSE(cpu_memory::find_buffer(42, b));
+  ASSERT_TRUE(cpu_memory::describe(buffer, b));
+  EXPECT_TRUE(b.buffer);
+  EXPECT_EQ(b.end - b.begin, 400u);
   cpu_memory::release(buffer);
-  EXPECT_FALSE(cpu_memory::find_buffer(address(buffer) + 100, b)) << "released";
+  EXPECT_EQ(cpu_memory::find_buffer(address(buffer) + 100), nullptr) << "released";
   cpu_memory::release(copy);
 }
 
