@@ -46,7 +46,7 @@ inline constexpr std::size_t guard_pages_bytes = std::size_t(1) << 20;
 inline constexpr unsigned char guard_pattern = 0xa5;
 /// The most released blocks kept for reuse, and their most bytes.
 inline constexpr std::size_t kept_blocks_most = 256;
-inline constexpr std::uint64_t kept_bytes_most = std::uint64_t(64) << 20;
+inline constexpr std::uint64_t kept_bytes_most = std::uint64_t(32) << 20;
 
 /// Memory for an object of `bytes` (> 0) that begins `offset` (< alignment) bytes past the
 /// returned address, which is a multiple of `alignment`; null when none can be had. `buffer`:
