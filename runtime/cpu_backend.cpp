@@ -138,7 +138,10 @@ public:
   cpu_device_impl() : device(-1, cpu_device_name()) { fenced_ = true; }
   // Every block is fenced (cpu_memory.hpp): what allocate() makes is a buffer's memory.
   void *allocate(std::uint64_t bytes) override {
-    return cpu_memory::allocate(0, bytes, /*buffer=*/true);
+    void *memory = cpu_memory::allocate(0, bytes, /*buffer=*/true);
+    if (memory)
+      live_buffers_.fetch_add(1, std::memory_order_relaxed);
+    return memory;
   }
   void *allocate_copy(std::uint64_t offset, std::uint64_t bytes) override {
     return cpu_memory::allocate(offset, bytes, /*buffer=*/false);
@@ -148,7 +151,10 @@ public:
     // kernel reached the buffer through a pointer in an object, say) is told by the next
     // operation on the device, or at exit.
     cpu_memory::block_info b;
-    if (const cpu_memory::damage d = cpu_memory::release(memory, &b))
+    const cpu_memory::damage d = cpu_memory::release(memory, &b);
+    if (b.memory)  // a buffer's
+      live_buffers_.fetch_sub(1, std::memory_order_relaxed);
+    if (d)
       try {
         deferred().keep_failure(
             "offload-cxx: error: a kernel on " + name() + " " +

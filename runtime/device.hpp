@@ -14,6 +14,7 @@
 
 #include <offload/detail/runtime_api.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -103,6 +104,11 @@ public:
   /// argument's allocation (present_table::map) and calls check_after_launch once its kernel has
   /// run, before anything is copied back.
   bool fenced() const { return fenced_; }
+  /// Whether a launch on a fenced device has fences to check: it mapped an object, or a buffer
+  /// is live (it may have been passed as a value). One atomic load otherwise.
+  bool fences_to_check(bool mapped) const {
+    return mapped || live_buffers_.load(std::memory_order_relaxed) != 0;
+  }
   /// Throws offload::error naming the launch when its kernel wrote past an object it was given
   /// (`allocations[i]`: mapped argument i's allocation, else null; buffers passed as values are
   /// found by their address). The fences are made whole again. `report` false: the launch
@@ -144,6 +150,7 @@ public:
 
 protected:
   bool fenced_ = false;  ///< set by a fenced device's constructor
+  std::atomic<std::size_t> live_buffers_{0};  ///< kept by a fenced device (fences_to_check)
   /// The device's own copies (copy_in/copy_out/copy_within call them).
   virtual void do_copy_in(void *device_dst, const void *host_src, std::uint64_t bytes) = 0;
   virtual void do_copy_out(void *host_dst, const void *device_src, std::uint64_t bytes) = 0;

@@ -62,7 +62,9 @@ void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
   // What other streams of the device launched, and have not been waited for, comes first.
   on.deferred().settle(&s);
   const map_site site = launch_map_site(request, kernel);
-  on.present().map(request.args, request.num_args, slots, site, allocations);
+  const bool mapped = on.present().map(request.args, request.num_args, slots, site, allocations);
+  if (allocations && !on.fences_to_check(mapped))
+    allocations = nullptr;  // nothing to check: values only, no buffer live
   try {
     if (profiling()) [[unlikely]]  // the one test profiling costs a launch when off
       profile::launch(on, s, kernel, request, slots);

@@ -125,7 +125,7 @@ present_table::entries::iterator present_table::find(std::uintptr_t begin, std::
   return entries_.end();
 }
 
-void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots,
+bool present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots,
                         const map_site &site, void **allocations) {
   struct object {
     std::uintptr_t begin, end;
@@ -142,7 +142,7 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
       objects.push_back({begin_of(a), begin_of(a) + a.bytes, i});
   }
   if (objects.empty())
-    return;
+    return false;
   std::sort(objects.begin(), objects.end(),
             [](const object &a, const object &b) { return a.begin < b.begin; });
   if (device_.deferred().any()) {
@@ -227,6 +227,7 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
     release(counted.data(), static_cast<std::uint32_t>(counted.size()), false, site);
     throw;
   }
+  return true;
 }
 
 std::string present_table::release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,

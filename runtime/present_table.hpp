@@ -52,8 +52,9 @@ public:
   /// given, sets slots[i] to argument i's device value (a literal as it is, a mapped object at
   /// its copy). `allocations`, when given, receives each argument's entry's allocation (null for
   /// those not mapped): a fenced device checks them after the kernel (device::check_after_launch).
-  /// Throws offload::error naming `site` (nothing stays mapped then).
-  void map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots, const map_site &site,
+  /// Returns whether any argument was mapped. Throws offload::error naming `site` (nothing stays
+  /// mapped then).
+  bool map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots, const map_site &site,
            void **allocations = nullptr);
   /// Releases what map() took for the same arguments; an entry whose count reaches zero copies
   /// back this call's objects whose direction says so (unless `copy_back` is false: after a
