@@ -100,6 +100,7 @@ private:
     std::atomic<std::uint64_t> next{0};
     std::size_t finished_workers = 0;  // guarded by lock_
     std::exception_ptr error;          // guarded by error_lock
+    std::uint64_t error_at = UINT64_MAX;  // the workgroup that threw `error` (error_lock)
     std::mutex error_lock;
   };
 
@@ -120,9 +121,15 @@ private:
         try {
           j.run(j.body, i);
         } catch (...) {
+          // Of several failing workgroups, the first in the grid is told, whichever thread
+          // failed first: the same error for any number of threads (a kernel writing past an
+          // object faults nearest to it in the first workgroup, in the guard pages that name
+          // the object; later workgroups write farther, where nothing names it).
           std::lock_guard guard(j.error_lock);
-          if (!j.error)
+          if (i < j.error_at) {
             j.error = std::current_exception();
+            j.error_at = i;
+          }
           j.next.store(j.count, std::memory_order_relaxed);  // hand out no more workgroups
         }
       }

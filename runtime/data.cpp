@@ -150,7 +150,8 @@ void region_data(device_handle device, data_op op, const arg_desc *maps, std::ui
     d.present().map(maps, n, nullptr, site);
     break;
   case data_op::end:
-    d.present().unmap(maps, n, /*copy_back=*/true, site);
+    d.present().unmap(maps, n, /*copy_back=*/true, site, /*launch_failed=*/false,
+                      /*check_fences=*/true);
     break;
   case data_op::update_to:
   case data_op::update_from:

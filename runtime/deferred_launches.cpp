@@ -82,10 +82,14 @@ void deferred_launches::update_count_locked() noexcept {
   count_.store(streams_.size() + (kept_failure_.empty() ? 0 : 1), std::memory_order_release);
 }
 
-void deferred_launches::add(stream &s, const detail::launch_request &request,
-                            const kernel_info *kernel) {
+void deferred_launches::register_exit_handler() {
   static const bool exit_handler = (std::atexit(&deferred_launches::at_exit), true);
   (void)exit_handler;
+}
+
+void deferred_launches::add(stream &s, const detail::launch_request &request,
+                            const kernel_info *kernel) {
+  register_exit_handler();
   std::lock_guard guard(lock_);
   auto it = std::find_if(streams_.begin(), streams_.end(), [&](const held &h) { return h.s == &s; });
   if (it == streams_.end()) {
@@ -223,6 +227,14 @@ void deferred_launches::forget(stream &s) noexcept {
       streams_.erase(it);
       break;
     }
+  update_count_locked();
+}
+
+void deferred_launches::keep_failure(std::string message) noexcept {
+  register_exit_handler();
+  std::lock_guard guard(lock_);
+  if (kept_failure_.empty())
+    kept_failure_ = std::move(message);
   update_count_locked();
 }
 

@@ -71,6 +71,10 @@ public:
   bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes);
   /// `s` is about to be destroyed: waits for it, keeping a failure.
   void forget(stream &s) noexcept;
+  /// A failure found where nothing can be thrown (on the CPU device, a buffer released with its
+  /// fence damaged): kept like a quiet settle's, for the next settle or the program's exit. The
+  /// first one kept is the one told.
+  void keep_failure(std::string message) noexcept;
 
   /// Settles every device's deferred launches (offload::synchronize).
   static void settle_all();
@@ -94,6 +98,7 @@ private:
   void update_count_locked() noexcept;
   static std::vector<std::string> texts(const held &h);
   static void at_exit();
+  static void register_exit_handler();
 
   friend struct deferred_registry;
   const device &owner_;

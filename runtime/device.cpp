@@ -11,6 +11,18 @@ device::device(int number, std::string name)
 
 device::~device() = default;
 
+std::string device::describe(const fence_damage &damage, const std::string &what) {
+  std::string text;
+  if (damage.after)
+    text = "wrote past the end of " + what + ", up to " + std::to_string(damage.after) + " byte" +
+           (damage.after == 1 ? "" : "s") + " beyond it";
+  if (damage.before)
+    text += (text.empty() ? "wrote before the start of " + what : std::string(", and before its start")) +
+            ", up to " + std::to_string(damage.before) + " byte" + (damage.before == 1 ? "" : "s") +
+            " before it";
+  return text;
+}
+
 std::uint64_t memory_pool::size_class(std::uint64_t bytes) {
   constexpr std::uint64_t small = 1u << 20, step = 2u << 20;
   if (bytes <= 256)

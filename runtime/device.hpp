@@ -14,6 +14,7 @@
 
 #include <offload/detail/runtime_api.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -91,7 +92,46 @@ public:
   /// Device memory of at least `bytes` (256-byte aligned), or null when there is none to have.
   /// GPUs keep released blocks for reuse (the driver's free waits for the whole device).
   virtual void *allocate(std::uint64_t bytes) = 0;
+  /// Memory for the copy of a mapped object of `bytes` that begins `offset` (< 256) bytes past
+  /// the returned address (the present table keeps an object's offset modulo 256). The CPU
+  /// device fences exactly the copy (cpu_memory.hpp); others allocate(offset + bytes).
+  virtual void *allocate_copy(std::uint64_t offset, std::uint64_t bytes) {
+    return allocate(offset + bytes);
+  }
   virtual void release(void *memory) noexcept = 0;
+
+  /// Whether the device's memory is fenced (the CPU device): a launch then learns each mapped
+  /// argument's allocation (present_table::map) and calls check_after_launch once its kernel has
+  /// run, before anything is copied back.
+  bool fenced() const { return fenced_; }
+  /// Whether a launch on a fenced device has fences to check: it mapped an object, or a buffer
+  /// is live (it may have been passed as a value). One atomic load otherwise.
+  bool fences_to_check(bool mapped) const {
+    return mapped || live_buffers_.load(std::memory_order_relaxed) != 0;
+  }
+  /// Throws offload::error naming the launch when its kernel wrote past an object it was given
+  /// (`allocations[i]`: mapped argument i's allocation, else null; buffers passed as values are
+  /// found by their address). The fences are made whole again. `report` false: the launch
+  /// failed otherwise (a fault): the fences are only made whole, so that no later check blames
+  /// another launch for what this one wrote before it faulted.
+  virtual void check_after_launch(const kernel_info *kernel, const detail::launch_request &request,
+                                  const abi::slot_t *slots, void *const *allocations,
+                                  bool report = true) {
+    (void)kernel, (void)request, (void)slots, (void)allocations, (void)report;
+  }
+  /// For a fenced device: where a kernel wrote outside the object of `allocation` (what
+  /// allocate_copy returned): the farthest byte written before its start and past its end, 0
+  /// when none. The fence is made whole again.
+  struct fence_damage {
+    std::uint64_t before = 0, after = 0;
+    explicit operator bool() const { return before || after; }
+  };
+  virtual fence_damage check_fence(void *allocation) {
+    (void)allocation;
+    return {};
+  }
+  /// "wrote past the end of <what>, up to N bytes beyond it" (and/or before its start).
+  static std::string describe(const fence_damage &damage, const std::string &what);
   /// Synchronous copies; throw device_failure. Timed here when profiling is on (profile.hpp):
   /// every copy of every device passes these three.
   void copy_in(void *device_dst, const void *host_src, std::uint64_t bytes);
@@ -109,6 +149,8 @@ public:
   deferred_launches &deferred() { return deferred_; }
 
 protected:
+  bool fenced_ = false;  ///< set by a fenced device's constructor
+  std::atomic<std::size_t> live_buffers_{0};  ///< kept by a fenced device (fences_to_check)
   /// The device's own copies (copy_in/copy_out/copy_within call them).
   virtual void do_copy_in(void *device_dst, const void *host_src, std::uint64_t bytes) = 0;
   virtual void do_copy_out(void *host_dst, const void *device_src, std::uint64_t bytes) = 0;

@@ -47,21 +47,40 @@ void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
     slots = many.data();
   }
   slots[request.num_args] = 0;
+  // On a fenced device (the CPU device), each mapped argument's allocation, checked once the
+  // kernel has run and before anything comes back.
+  void *few_allocations[16];
+  std::vector<void *> many_allocations;
+  void **allocations = nullptr;
+  if (on.fenced()) {
+    allocations = few_allocations;
+    if (request.num_args > std::size(few_allocations)) {
+      many_allocations.resize(request.num_args);
+      allocations = many_allocations.data();
+    }
+  }
   // What other streams of the device launched, and have not been waited for, comes first.
   on.deferred().settle(&s);
   const map_site site = launch_map_site(request, kernel);
-  on.present().map(request.args, request.num_args, slots, site);
+  const bool mapped = on.present().map(request.args, request.num_args, slots, site, allocations);
+  if (allocations && !on.fences_to_check(mapped))
+    allocations = nullptr;  // nothing to check: values only, no buffer live
   try {
     if (profiling()) [[unlikely]]  // the one test profiling costs a launch when off
       profile::launch(on, s, kernel, request, slots);
     else
       s.launch(kernel, request, slots);
+    if (allocations)
+      on.check_after_launch(kernel, request, slots, allocations);
   } catch (const device_failure &f) {
     on.present().unmap(request.args, request.num_args, /*copy_back=*/false, site);
     fail(site.context(), "launch on " + on.name() + " failed: " + f.reason);
   } catch (...) {
     // Refused, or (on the CPU device) the kernel failed as it ran: nothing comes back, now or
-    // when a region holding the objects ends.
+    // when a region holding the objects ends. What it wrote into fences before it faulted is
+    // not blamed on a later launch (nor a region's end).
+    if (allocations)
+      on.check_after_launch(kernel, request, slots, allocations, /*report=*/false);
     on.present().unmap(request.args, request.num_args, /*copy_back=*/false, site,
                        /*launch_failed=*/true);
     throw;

@@ -125,8 +125,8 @@ present_table::entries::iterator present_table::find(std::uintptr_t begin, std::
   return entries_.end();
 }
 
-void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots,
-                        const map_site &site) {
+bool present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots,
+                        const map_site &site, void **allocations) {
   struct object {
     std::uintptr_t begin, end;
     std::uint32_t slot;
@@ -136,11 +136,13 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
     const detail::arg_desc &a = args[i];
     if (slots)
       slots[i] = a.how == transfer::literal ? a.literal : static_cast<abi::slot_t>(begin_of(a));
+    if (allocations)
+      allocations[i] = nullptr;
     if (is_mapped(a))
       objects.push_back({begin_of(a), begin_of(a) + a.bytes, i});
   }
   if (objects.empty())
-    return;
+    return false;
   std::sort(objects.begin(), objects.end(),
             [](const object &a, const object &b) { return a.begin < b.begin; });
   if (device_.deferred().any()) {
@@ -170,7 +172,7 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
       if (created) {
         const std::uintptr_t offset = lo % copy_alignment;
         void *memory = hi - lo <= UINTPTR_MAX - 2 * copy_alignment
-                           ? device_.allocate(offset + (hi - lo))
+                           ? device_.allocate_copy(offset, hi - lo)
                            : nullptr;
         if (!memory)
           fail(site.context(), "cannot allocate " + std::to_string(hi - lo) + " bytes on " +
@@ -207,6 +209,8 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
         const object &o = objects[k];
         ++e.references;
         counted.push_back(args[o.slot]);
+        if (allocations)
+          allocations[o.slot] = e.allocation;
         if (slots)
           slots[o.slot] =
               static_cast<abi::slot_t>(reinterpret_cast<std::uintptr_t>(e.copy + (o.begin - it->first)));
@@ -223,10 +227,11 @@ void present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
     release(counted.data(), static_cast<std::uint32_t>(counted.size()), false, site);
     throw;
   }
+  return true;
 }
 
 std::string present_table::release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
-                                   const map_site &site, bool launch_failed) {
+                                   const map_site &site, bool launch_failed, bool check_fences) {
   const std::uint32_t info = info_flags();
   std::vector<std::pair<std::uint32_t, entries::iterator>> held;
   for (std::uint32_t k = n; k-- > 0;) {  // in reverse, as libomptarget releases
@@ -241,6 +246,28 @@ std::string present_table::release(const detail::arg_desc *args, std::uint32_t n
     held.emplace_back(k, it);
   }
   std::string failure;
+  if (check_fences && device_.fenced()) {
+    // A data region's end: a copy whose fence a kernel damaged is not trusted, and nothing of
+    // this call comes back (as after a launch whose check found it).
+    for (auto &[k, it] : held) {
+      if (it->second.references != 0 || it->second.allocation == nullptr)
+        continue;
+      const device::fence_damage damage = device_.check_fence(it->second.allocation);
+      if (!damage)
+        continue;
+      it->second.untrusted = true;
+      copy_back = false;
+      if (failure.empty())
+        failure = "a kernel on " + device_.name() + " " +
+                  device::describe(damage, "its copy of " +
+                                               (site.names ? "parameter " + name_of(k, site)
+                                                           : "the region's object " +
+                                                                 std::to_string(k + 1)) +
+                                               " (" + std::to_string(it->second.end - it->first) +
+                                               " bytes)") +
+                  " (found at the end: no launch's own check saw it); nothing was copied back";
+    }
+  }
   for (auto &[k, it] : held) {
     const detail::arg_desc &a = args[k];
     if (it->second.references != 0 || !copy_back || !copies_back(a.how) || it->second.untrusted)
@@ -307,7 +334,7 @@ bool present_table::release_if_held(const detail::arg_desc *args, std::uint32_t 
 }
 
 void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
-                          const map_site &site, bool launch_failed) {
+                          const map_site &site, bool launch_failed, bool check_fences) {
   std::string failure;
   if (device_.deferred().any() && maps_anything(args, n)) {
     try {
@@ -321,7 +348,7 @@ void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool co
   }
   {
     std::lock_guard guard(lock_);
-    failure = release(args, n, copy_back && !launch_failed, site, launch_failed);
+    failure = release(args, n, copy_back && !launch_failed, site, launch_failed, check_fences);
   }
   if (!failure.empty())
     fail(site.context(), failure);

@@ -50,8 +50,12 @@ public:
 
   /// Maps the n arguments (literals and empty or null ones are not mapped) and, when `slots` is
   /// given, sets slots[i] to argument i's device value (a literal as it is, a mapped object at
-  /// its copy). Throws offload::error naming `site` (nothing stays mapped then).
-  void map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots, const map_site &site);
+  /// its copy). `allocations`, when given, receives each argument's entry's allocation (null for
+  /// those not mapped): a fenced device checks them after the kernel (device::check_after_launch).
+  /// Returns whether any argument was mapped. Throws offload::error naming `site` (nothing stays
+  /// mapped then).
+  bool map(const detail::arg_desc *args, std::uint32_t n, abi::slot_t *slots, const map_site &site,
+           void **allocations = nullptr);
   /// Releases what map() took for the same arguments; an entry whose count reaches zero copies
   /// back this call's objects whose direction says so (unless `copy_back` is false: after a
   /// failed launch nothing comes back) and is freed. Throws offload::error when a copy fails
@@ -59,8 +63,12 @@ public:
   /// `launch_failed`: a launch that used these objects failed as it ran, so their copies are
   /// not trusted: nothing of them comes back, now or at a later release (a data region's end
   /// after a faulting launch leaves the host objects as they were).
+  /// `check_fences` (a data region's end): on a fenced device, an entry's last release first
+  /// checks its copy's fence; when a kernel wrote past a copy, nothing of this call comes back
+  /// and offload::error says which object (each launch checks its own objects as it ends: this
+  /// finds what no launch's check saw).
   void unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back, const map_site &site,
-             bool launch_failed = false);
+             bool launch_failed = false, bool check_fences = false);
   /// Releases what map() took for the same arguments when that copies nothing back and frees
   /// nothing — every object stays held by a data region or another launch — and returns true;
   /// otherwise changes nothing and returns false. (A launch may then return before its kernel
@@ -90,7 +98,7 @@ private:
   /// Counts down the entries of args (in reverse), copies back, frees; returns the first copy
   /// failure's reason (empty when none).
   std::string release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
-                      const map_site &site, bool launch_failed = false);
+                      const map_site &site, bool launch_failed = false, bool check_fences = false);
   std::string name_of(std::uint32_t slot, const map_site &site) const;
 
   device &device_;

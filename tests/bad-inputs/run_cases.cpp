@@ -4,6 +4,7 @@
 // "case:NAME" below). "intact" cases catch the error first and check the host data is untouched.
 #include <offload/offload.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +38,18 @@ OFFLOAD_KERNEL void write_far(offload::device_ptr<double> x, std::size_t far) {
 OFFLOAD_KERNEL void read_far(std::span<double> x, std::size_t far) {
   x[offload::global_id_x() % x.size()] = -1.0;  // writes first: the host's copy must not see it
   x[0] += x.data()[far];                          // far beyond the mapping: a fault
+}
+
+// A double* parameter maps ONE double; the kernel treats it as an array (through an address
+// made from an integer, which the build's check on indexing a T* parameter cannot see).
+OFFLOAD_KERNEL void past_copy(double *x, unsigned n) {
+  if (unsigned i = offload::global_id_x(); i < n)
+    *reinterpret_cast<double *>(reinterpret_cast<std::uintptr_t>(x) + i * sizeof(double)) = -1.0;
+}
+
+OFFLOAD_KERNEL void past_buffer(offload::device_ptr<double> x, unsigned n) {
+  if (unsigned i = offload::global_id_x(); i < n)
+    x[i] = -1.0;
 }
 
 OFFLOAD_KERNEL void big_locals(int (*x)[4]) {
@@ -193,6 +206,15 @@ int main(int argc, char **argv) {
            q.launch(read_far, {.workgroups = {4}, .threads = {64}}, std::span(v), std::size_t(1) << 40); /* case:cpu-fault-queued */
            q.wait();
          }, v, original);
+       }},
+      {"cpu-write-past-copy", [&] {
+         expect_intact([&] {
+           offload::launch(past_copy, offload::range{v.size()}, v.data(), unsigned(v.size())); /* case:cpu-write-past-copy */
+         }, v, original);
+       }},
+      {"cpu-write-past-buffer", [] {
+         offload::buffer<double> b(100);
+         offload::launch(past_buffer, offload::range{101}, b.data(), 101u); /* case:cpu-write-past-buffer */
        }},
       {"cpu-stack-overflow", [] {
          int before[4] = {1, 2, 3, 4};
