@@ -439,7 +439,8 @@ private:
     for (Instruction &I : instructions(F))
       if (isAddressOfThreadLocal(&I))
         Addresses.push_back(&I);
-    for (Instruction *I : Addresses)
+    for (Instruction *I : Addresses) {
+      DenseMap<std::pair<PHINode *, BasicBlock *>, Instruction *> AtEnd;  // one per phi entry block
       for (Use &U : make_early_inc_range(I->uses())) {
         auto *User = cast<Instruction>(U.getUser());
         if (isAddressOfThreadLocal(User))
@@ -449,11 +450,16 @@ private:
         if (!isa<LoadInst>(User) && !(isa<StoreInst>(User) && U.getOperandNo() == 1) &&
             !isa<GetElementPtrInst>(User))
           IdsEscape = true;
-        Instruction *At = User;
-        if (auto *P = dyn_cast<PHINode>(User))
-          At = P->getIncomingBlock(U)->getTerminator();
-        U.set(copyAddressBefore(I, At));
+        if (auto *P = dyn_cast<PHINode>(User)) {
+          Instruction *&Copy = AtEnd[{P, P->getIncomingBlock(U)}];
+          if (!Copy)
+            Copy = copyAddressBefore(I, P->getIncomingBlock(U)->getTerminator());
+          U.set(Copy);
+          continue;
+        }
+        U.set(copyAddressBefore(I, User));
       }
+    }
     for (bool Erased = true; Erased;) {
       Erased = false;
       for (Instruction *&I : Addresses)
@@ -800,14 +806,21 @@ private:
 
   /// Each use of I outside its block gets a copy of I's computation (recomputable) before it.
   void recomputeAtUses(Instruction *I) {
+    // A phi's entries for one block (a switch's cases that share a target) take one copy.
+    DenseMap<std::pair<PHINode *, BasicBlock *>, Value *> AtEnd;
     for (Use &U : make_early_inc_range(I->uses())) {
       auto *User = cast<Instruction>(U.getUser());
-      Instruction *At = User;
-      if (auto *P = dyn_cast<PHINode>(User))
-        At = P->getIncomingBlock(U)->getTerminator();
-      else if (User->getParent() == I->getParent())
+      if (auto *P = dyn_cast<PHINode>(User)) {
+        BasicBlock *From = P->getIncomingBlock(U);
+        Value *&Copy = AtEnd[{P, From}];
+        if (!Copy)
+          Copy = copyComputationBefore(I, From->getTerminator());
+        U.set(Copy);
         continue;
-      U.set(copyComputationBefore(I, At));
+      }
+      if (User->getParent() == I->getParent())
+        continue;
+      U.set(copyComputationBefore(I, User));
     }
   }
 
