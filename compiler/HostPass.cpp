@@ -1,5 +1,6 @@
 // compiler/HostPass.cpp — see HostPass.h.
 #include "HostPass.h"
+#include "ObjectFiles.h"
 
 #include "CpuImage.h"
 
@@ -404,6 +405,13 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
   }
   std::vector<std::string> Link = {*Compiler};
   Link.insert(Link.end(), Objects.begin(), Objects.end());
+  // No kernel, no object that calls the runtime: linked as the host compiler links it (no
+  // runtime, no libLLVM loaded at start-up, the floating-point environment untouched).
+  if (File.Kernels.Kernels.empty() && !needsOffloadRuntime(Objects)) {
+    Link.insert(Link.end(), {"-o", OutPath.str()});
+    Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
+    return runCommand(Link, O.Commands);
+  }
   Link.insert(Link.end(), Added.begin(), Added.end());
   Link.insert(Link.end(), {"-o", OutPath.str()});
   for (std::string &A : runtimeLinkArgs(O.RuntimeLibDir))

@@ -9,6 +9,7 @@
 // link command, links and lowers the device code as `offload-cxx a.o b.o -o prog` does, and runs
 // the user's link command with the registration object and the runtime libraries appended.
 #include "Launcher.h"
+#include "ObjectFiles.h"
 
 #include "Build.h"
 #include "HostPass.h"
@@ -203,10 +204,17 @@ int runLinkLauncher(const Layout &L) {
       linkDeviceCode(S, std::move(*DeviceCode), S.Stem + ".linked");
   if (!Program)
     return failWith(Program.takeError());
+  std::vector<std::string> Link = *Argv;
+  // Nothing of offload in the program: the link as CMake wrote it (HostPass.cpp's linkProgram).
+  if (Program->Kernels.Kernels.empty() && !needsOffloadRuntime(Inputs)) {
+    Timer T{"link", S.Commands};
+    if (Error E = runCommand(Link, S.Commands))
+      return failWith(std::move(E));
+    return 0;
+  }
   Expected<std::vector<std::string>> Added = writeProgramObjects(*Program, S.TempDir + "/" + S.Stem);
   if (!Added)
     return failWith(Added.takeError());
-  std::vector<std::string> Link = *Argv;
   Link.insert(Link.end(), Added->begin(), Added->end());
   for (std::string &A : runtimeLinkArgs(L.RuntimeLibDir))
     Link.push_back(std::move(A));

@@ -188,4 +188,65 @@ Expected<std::vector<std::string>> readProgramArchs(const std::string &Path) {
                            Path.c_str(), ProgramArchsSection);
 }
 
+namespace {
+/// Whether one object refers to the runtime or carries device code.
+bool objectNeedsRuntime(const object::ObjectFile &Obj) {
+  for (const object::SectionRef &Sec : Obj.sections())
+    if (Expected<StringRef> Name = Sec.getName(); Name && *Name == DeviceSectionName)
+      return true;
+    else if (!Name)
+      consumeError(Name.takeError());
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<uint32_t> Flags = Sym.getFlags();
+    if (!Flags) {
+      consumeError(Flags.takeError());
+      continue;
+    }
+    if (!(*Flags & object::SymbolRef::SF_Undefined))
+      continue;
+    Expected<StringRef> Name = Sym.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (Name->starts_with("_ZN7offload") || Name->starts_with("_ZNK7offload") ||
+        Name->starts_with("__offload"))
+      return true;
+  }
+  return false;
+}
+} // namespace
+
+bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {
+  for (const std::string &In : Inputs) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(In, false, false);
+    if (!Buffer)
+      continue;  // not ours to judge: the link says what is wrong with it
+    Expected<std::unique_ptr<object::Binary>> Bin = object::createBinary((*Buffer)->getMemBufferRef());
+    if (!Bin) {
+      consumeError(Bin.takeError());
+      continue;
+    }
+    if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
+      if (objectNeedsRuntime(*Obj))
+        return true;
+    } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
+      Error Err = Error::success();
+      for (const object::Archive::Child &C : Ar->children(Err)) {
+        Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
+        if (!Member) {
+          consumeError(Member.takeError());
+          continue;
+        }
+        if (auto *MObj = dyn_cast<object::ObjectFile>(Member->get()); MObj && objectNeedsRuntime(*MObj)) {
+          consumeError(std::move(Err));
+          return true;
+        }
+      }
+      consumeError(std::move(Err));
+    }
+  }
+  return false;
+}
+
 } // namespace offload::compiler

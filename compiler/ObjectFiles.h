@@ -25,6 +25,11 @@ llvm::Error embedDeviceCode(const std::string &ObjcopyTool, const std::string &H
                             const DeviceImageFile &File, const std::string &TempFile,
                             const std::string &Out, const CommandOptions &Commands);
 
+/// Whether any of Inputs (objects, archives; other files are skipped) refers to offload-cxx's
+/// runtime (an undefined `offload::` or `__offload` symbol) or carries device code: a program
+/// none of whose inputs does is linked as the host compiler links it, without the runtime.
+bool needsOffloadRuntime(llvm::ArrayRef<std::string> Inputs);
+
 /// The device code of an input: of an object (zero or one), or of each member of an archive
 /// (their kernels marked FromArchive).
 llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input);
