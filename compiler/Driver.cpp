@@ -238,6 +238,18 @@ int main(int argc, char **argv) {
   InitLLVM Init(argc, argv);
   // As the user wrote it (takeUserFlags sorts the flags out of argv).
   const std::vector<std::string> RawArgs(argv + 1, argv + argc);
+  // g++'s --help=CLASS (with -Q: which warnings are on): g++'s question, not ours.
+  if (llvm::any_of(RawArgs, [](StringRef A) { return A.starts_with("--help="); })) {
+    Expected<std::string> Compiler = findTool("g++", {});
+    if (!Compiler)
+      fail("host compiler: " + toString(Compiler.takeError()));
+    std::vector<std::string> Command = {*Compiler};
+    for (std::string &A : commandAsWritten(RawArgs))
+      Command.push_back(std::move(A));
+    if (Error E = runCommand(Command, CommandOptions{}))
+      return consumeError(std::move(E)), 1;
+    return 0;
+  }
   const UserFlags User = takeUserFlags(argc, argv, [](StringRef Name) {
     if (Name == "help" || Name == "help-hidden" || Name == "help-list" || Name == "version")
       return true;
@@ -319,9 +331,16 @@ int main(int argc, char **argv) {
       fail(What.str() + ": -std=" + Standard + ", but offload-cxx's headers and kernels need C++20 "
            "or later (-std=c++20, or leave -std out)");
   };
+  // Standard input, and the other kinds g++ compiles (C, preprocessed, assembly, and C++ names
+  // offload-cxx does not take as C++: .cp, .CPP), also go to it as written.
+  auto hostInput = [](StringRef In) {
+    return In == "-" || isCxxSource(In) ||
+           llvm::is_contained({".c", ".i", ".ii", ".s", ".S", ".sx", ".cp", ".CPP"},
+                              sys::path::extension(In));
+  };
   const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
-                              !SaveTemps && isCxxSource(Inputs[0]) && User.OtherOutput.empty() &&
-                              !mentionsOffload(Inputs[0]);
+                              !SaveTemps && hostInput(Inputs[0]) && User.OtherOutput.empty() &&
+                              (Inputs[0] == "-" || !mentionsOffload(Inputs[0]));
   if (!AsWrittenFirst)
     requireCxx20(CompileOnly && Inputs.size() == 1 ? Inputs[0] : std::string("offload-cxx"));
   if (!User.OtherOutput.empty() && Pass == "all") {
@@ -356,16 +375,20 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  if (Pass == "all" && Inputs.empty() &&
-      llvm::any_of(HostFlags, [](StringRef F) { return F.starts_with("-dump") || F.starts_with("-print-"); })) {
-    // g++'s queries (-dumpversion, -dumpmachine, -print-file-name=..., -print-search-dirs):
-    // libtool and Makefiles ask the compiler; the host compiler answers.
+  if (Pass == "all" && Inputs.empty() && !DryRun &&
+      llvm::any_of(RawArgs, [](StringRef F) {
+        return F == "-v" || F == "-Q" || F.starts_with("-dump") || F.starts_with("-print-");
+      })) {
+    // No input: g++'s queries (-dumpversion, -dumpmachine, -print-file-name=...,
+    // -print-search-dirs, -v, -Q --help=warnings) — libtool, CMake and Makefiles ask the
+    // compiler; the host compiler answers, as written (and says "no input files" itself).
     Expected<std::string> Compiler = findTool(HostCompiler, {});
     if (!Compiler)
       fail("host compiler: " + toString(Compiler.takeError()));
     std::vector<std::string> Command = {*Compiler};
-    Command.insert(Command.end(), HostFlags.begin(), HostFlags.end());
-    if (Error E = runCommand(Command, Cmd)) {
+    for (std::string &A : commandAsWritten(RawArgs))
+      Command.push_back(std::move(A));
+    if (Error E = runCommand(Command, CommandOptions{})) {  // g++'s output alone (-v: CMake reads it)
       consumeError(std::move(E));  // the host compiler said why
       return 1;
     }
@@ -375,7 +398,9 @@ int main(int argc, char **argv) {
     if (Inputs.empty())
       fail("no input file");
     for (const std::string &In : Inputs)
-      if (!sys::fs::exists(In))
+      if (In == "-" && AsWrittenFirst)
+        continue;  // standard input, for the host compiler as written
+      else if (!sys::fs::exists(In))
         fail("no such file: '" + In + "'");
       else if (sys::fs::is_directory(In))
         fail("cannot read '" + In + "': it is a folder");
@@ -511,6 +536,16 @@ int main(int argc, char **argv) {
       if (Failed) {
         consumeError(std::move(Failed));
         return 1;
+      }
+      if (!isCxxSource(Source)) {  // C, assembly, standard input: nothing of ours to add
+        const std::string Object =
+            Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
+        if (sys::fs::rename(HostObject, Object))
+          if (std::error_code EC = sys::fs::copy_file(HostObject, Object))
+            fail("cannot write '" + Object + "': " + EC.message());
+        if (User.Deps.Enabled && sys::fs::exists(Deps))
+          writeDepFile({Deps}, Object, std::string(TempDir));
+        return 0;
       }
       // Its object is the object — with, where our parse of it succeeds, the functions it
       // defines for kernels of other files (CrossFileCallees.h) recorded beside it.
