@@ -30,7 +30,9 @@ set -euo pipefail
 #     they time the same thing).
 #   keys: port_ms=AWK  the port's time in ms (default: the number after "time_ms:")
 #         prep=SH      run in the original's build folder (a copy of tests/corpus/NAME, with
-#                      $sup = bench/corpus) before `nvcc -O3 -arch=sm_90 -I. *.cu`
+#                      $sup = bench/corpus) before `nvcc -O3 -arch=sm_90 -I. SRCS`
+#         srcs=FILES   the files nvcc compiles and links, in the build folder after prep (default
+#                      ./*.cu); .c and .cpp files go to the host compiler as nvcc sends them
 #         setup=SH     run once on the node before the rounds ($tools, $data: folders)
 #         orig_ok=AWK  prints "yes" when the original's output shows its check passed (default:
 #                      it prints PASS or Passed, and neither FAIL nor Failed)
@@ -40,19 +42,30 @@ set -euo pipefail
 # in both) would take tens of seconds (the note says so). All of it, 2 x 7 rounds, must stay
 # within about 6 minutes on the node (the table's last lines give each program's wall time).
 names=()
-declare -A P_ARGS O_ARGS O_MS NOTE PORT_MS PREP SETUP ORIG_OK
+declare -A P_ARGS O_ARGS O_MS NOTE PORT_MS PREP SRCS SETUP ORIG_OK
 corpus() {
   local n=$1; names+=("$n"); P_ARGS[$n]=$2; O_ARGS[$n]=$3; O_MS[$n]=$4; NOTE[$n]=$5; shift 5
-  PORT_MS[$n]='/^time_ms:/{print $2; exit}'; PREP[$n]=""; SETUP[$n]=""; ORIG_OK[$n]=""
+  PORT_MS[$n]='/^time_ms:/{print $2; exit}'; PREP[$n]=""; SRCS[$n]="./*.cu"; SETUP[$n]=""; ORIG_OK[$n]=""
   local kv; for kv in "$@"; do
     case "$kv" in
       port_ms=*) PORT_MS[$n]=${kv#port_ms=} ;;
       prep=*) PREP[$n]=${kv#prep=} ;;
+      srcs=*) SRCS[$n]=${kv#srcs=} ;;
       setup=*) SETUP[$n]=${kv#setup=} ;;
       orig_ok=*) ORIG_OK[$n]=${kv#orig_ok=} ;;
       *) echo "corpus.sh: bad key '$kv' for $n" >&2; exit 2 ;;
     esac
   done
+}
+
+# rodinia [DIR/FILE...]: the prep of Rodinia 3.1's originals (tests/corpus/rodinia-*): nvcc puts
+# bench/corpus/rodinia/cuda13.h (what CUDA 13 removed) before each file, and each original-FILE
+# of a program of several files is copied to FILE, then moved to DIR/FILE where named (Rodinia
+# includes some files by path).
+rodinia() {
+  export NVCC_PREPEND_FLAGS="-include $sup/rodinia/cuda13.h"
+  local f; for f in original-*; do if [ -e "$f" ]; then cp "$f" "${f#original-}"; fi; done
+  local p; for p in "$@"; do mkdir -p "$(dirname "$p")" && mv "$(basename "$p")" "$p"; done
 }
 
 corpus vector-add "33554432" "33554432" \
@@ -119,6 +132,35 @@ corpus matrix-mul "-wA=1024 -hA=1024 -wB=1024 -hB=1024 -iter=300" "-wA=1024 -hA=
   "per-launch average over 300 launches (events in both); the original's 300 is fixed, the port takes -iter=300; the original prints the time with 3 decimals (ms); built with cuda-samples' Common headers (tests/corpus/matrix-mul/original-common)" \
   'prep=cp "$root"/tests/corpus/matrix-mul/original-common/*.h .'
 
+# Rodinia 3.1 (tests/corpus/rodinia-*, from yuhc/gpu-rodinia at 31d0ebf5, the suite as released).
+# Where an original prints no time, its original.cu has timing lines marked "[offload-cxx corpus]";
+# where it reads input files, setup= writes the data its port generates (bench/corpus/rodinia/inputs.c).
+corpus rodinia-gaussian "1024" "-s 1024 -q" \
+  '/^Time for CUDA kernels:/{print $5 * 1000}' \
+  "the 2 x 1023 launches of the forward elimination, each followed by a device synchronize (the original's cudaThreadSynchronize); both gettimeofday" \
+  'prep=rodinia && sed -i "/clockRate\|deviceOverlap/d" original.cu'
+
+corpus rodinia-hotspot "2048 2 200" "2048 2 200 @DATA@/hotspot-temp-2048 @DATA@/hotspot-power-2048 /dev/null" \
+  '/^Kernel time:/{print $3}' \
+  "the 100 launches (2 steps each) and a synchronize; both gettimeofday, the original's timing lines added (it prints no time); its input files hold the data the port generates" \
+  'prep=rodinia' \
+  'setup="$tools/rodinia-inputs" hotspot 2048 "$data/hotspot-temp-2048" "$data/hotspot-power-2048"'
+
+corpus rodinia-pathfinder "1000000 200 20" "1000000 200 20" \
+  '/^Kernel time:/{print $3}' \
+  "the 10 launches (20 rows each) and a synchronize; both gettimeofday, the original's timing lines added (it prints no time); BENCH_PRINT (printing the whole grid) undefined by sed at build time" \
+  'prep=rodinia && sed -i "s|^#define BENCH_PRINT|// #define BENCH_PRINT|" original.cu'
+
+corpus rodinia-nw "8192 10" "8192 10" \
+  '/^Kernel time:/{print $3}' \
+  "the 1023 launches (one per diagonal of 16x16 tiles) and a synchronize; both gettimeofday, the original's timing lines added (it prints no time); 8192, not the run script's 2048 (a few ms)" \
+  'prep=rodinia' 'srcs=./original.cu'
+
+corpus rodinia-srad-v2 "4096 4096 0 127 0 127 0.5 10" "4096 4096 0 127 0 127 0.5 10" \
+  '/^Main loop time:/{print $4}' \
+  "the 10 iterations of the main loop (host sum over the region of interest, image copied in, 2 launches, image copied back: 64 MiB each way); both gettimeofday, the original's timing lines added (it prints no time)" \
+  'prep=rodinia' 'srcs=./original.cu'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -152,7 +194,8 @@ if [ "$mode" = build ]; then
       port=FAILED; failed=1; sed 's/^/  /' "$work/$n.port.err" | head -20
     fi
     src=$work/src-$n && mkdir -p "$src" && cp -r "$root/tests/corpus/$n"/original* "$src/" || true
-    if (cd "$src" && export sup && eval "${PREP[$n]:-true}" && "$nvcc" -O3 -arch=sm_90 -I. ./*.cu -o "$work/originals/$n") 2> "$work/$n.orig.err"; then
+    # shellcheck disable=SC2086
+    if (cd "$src" && export sup && eval "${PREP[$n]:-true}" && "$nvcc" -O3 -arch=sm_90 -I. ${SRCS[$n]} -o "$work/originals/$n") 2> "$work/$n.orig.err"; then
       orig=built
     else
       orig=FAILED; failed=1; sed 's/^/  /' "$work/$n.orig.err" | head -20
@@ -160,6 +203,7 @@ if [ "$mode" = build ]; then
     echo "$n: port $port, original $orig ($(( $(date +%s) - s )) s)" | tee -a "$out/build-status.txt"
   done
   gcc -O2 -static "$sup/bfs/graphgen.c" -o "$work/tools/graphgen"
+  gcc -O2 -static "$sup/rodinia/inputs.c" -o "$work/tools/rodinia-inputs"
   # The originals (libcudart linked statically, ~1 MB each) and the tools, packed too.
   tar -C "$work" -cf - originals tools | xz -T2 -6 > "$out/originals.tar.xz"
   # The ports run from an offload-cxx bundle (the programs, every library they need, a `run`
