@@ -161,6 +161,11 @@ corpus rodinia-srad-v2 "4096 4096 0 127 0 127 0.5 10" "4096 4096 0 127 0 127 0.5
   "the 10 iterations of the main loop (host sum over the region of interest, image copied in, 2 launches, image copied back: 64 MiB each way); both gettimeofday, the original's timing lines added (it prints no time)" \
   'prep=rodinia' 'srcs=./original.cu'
 
+corpus rodinia-backprop "1048560" "1048560" \
+  '/^Training time:/{print $3}' \
+  "from the first copy to the device to the last copy back (2 launches, 71 MiB of weights copied in twice and back once, the host's part between them); both gettimeofday, the original's timing lines added (it prints no time); 1048560 inputs (65535 workgroups in y, the most a grid allows), not the run script's 65536" \
+  'prep=rodinia' 'srcs=./original.cu ./backprop.c ./facetrain.c ./imagenet.c'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)
