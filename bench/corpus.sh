@@ -166,6 +166,12 @@ corpus rodinia-backprop "1048560" "1048560" \
   "from the first copy to the device to the last copy back (2 launches, 71 MiB of weights copied in twice and back once, the host's part between them); both gettimeofday, the original's timing lines added (it prints no time); 1048560 inputs (65535 workgroups in y, the most a grid allows), not the run script's 65536" \
   'prep=rodinia' 'srcs=./original.cu ./backprop.c ./facetrain.c ./imagenet.c'
 
+corpus rodinia-lud "4096" "-s 4096" \
+  '/^Time consumed\(ms\):/{print $3}' \
+  "the original's own stopwatch: copy in, 3 x 255 + 1 launches, copy back (gettimeofday in both); the original without -v (its O(n^3) host check prints no verdict): checked by its time line and no 'dismatch' line" \
+  'prep=rodinia' 'srcs=./original.cu ./lud_kernel.cu ./common.c' \
+  'orig_ok=/^Time consumed/{t = 1} /dismatch/{bad = 1} END{print (t && !bad) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)
