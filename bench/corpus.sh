@@ -172,6 +172,13 @@ corpus rodinia-lud "4096" "-s 4096" \
   'prep=rodinia' 'srcs=./original.cu ./lud_kernel.cu ./common.c' \
   'orig_ok=/^Time consumed/{t = 1} /dismatch/{bad = 1} END{print (t && !bad) ? "yes" : "no"}'
 
+corpus rodinia-nn "4000000 5 30 90" "@DATA@/nn-filelist -r 5 -lat 30 -lng 90" \
+  '/^Device time:/{print $3}' \
+  "copy in (32 MB), one launch, synchronize, copy back; both gettimeofday, the original's timing lines added (it prints no time); the original reads the 4,000,000 records the port generates (written by rodinia-inputs) and prints no PASS: checked by its time and its 5 results" \
+  'prep=rodinia' \
+  'setup="$tools/rodinia-inputs" nn 4000000 4 "$data"' \
+  'orig_ok=/Distance=/{c++} /^Device time:/{t = 1} END{print (t && c == 5) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)

@@ -2,7 +2,9 @@
    data each port of tests/corpus/rodinia-* generates in memory, in the format the original reads,
    so that on the GPU node both programs work on the same input. Built with gcc by
    bench/corpus.sh (build mode), run by a program's setup= line.
-     inputs hotspot N TEMP POWER        N x N temperatures and powers, one "%.9g" a line */
+     inputs hotspot N TEMP POWER        N x N temperatures and powers, one "%.9g" a line
+     inputs nn N FILES DIR              N hurricane records (Rodinia's hurricane_gen.c, srand(7)
+                                        once) in FILES files DIR/nn-K.db, listed in DIR/nn-filelist */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,9 +33,48 @@ static int hotspot(int argc, char **argv) {
   return 0;
 }
 
+/* rodinia-nn/port.cpp generateData */
+static int nn(int argc, char **argv) {
+  if (argc != 5) return 2;
+  long n = atol(argv[2]);
+  int files = atoi(argv[3]);
+  const char *dir = argv[4];
+  int hours[4] = {0, 6, 12, 18};
+  const char names[21][10] = {"ALBERTO", "BERYL", "CHRIS", "DEBBY", "ERNESTO", "FLORENCE", "GORDON",
+      "HELENE", "ISAAC", "JOYCE", "KIRK", "LESLIE", "MICHAEL", "NADINE", "OSCAR", "PATTY", "RAFAEL",
+      "SANDY", "TONY", "VALERIE", "WILLIAM"};
+  char path[4096];
+  snprintf(path, sizeof path, "%s/nn-filelist", dir);
+  FILE *list = open_out(path);
+  srand(7);
+  for (int f = 0; f < files; f++) {
+    snprintf(path, sizeof path, "%s/nn-%d.db", dir, f);
+    fprintf(list, "%s\n", path);
+    FILE *fp = open_out(path);
+    long lo = n * f / files, hi = n * (f + 1) / files;
+    for (long r = lo; r < hi; r++) {
+      int year = 1950 + rand() % 55;
+      int month = 1 + rand() % 12;
+      int date = 1 + rand() % 28;
+      int hour = hours[rand() % 4];
+      int num = 1 + rand() % 28;
+      const char *name = names[rand() % 21];
+      float lat = ((float)(7 + rand() % 63)) + ((float)rand() / (float)0x7fffffff);
+      float lon = ((float)(rand() % 358)) + ((float)rand() / (float)0x7fffffff);
+      int speed = 10 + rand() % 155;
+      int press = rand() % 900;
+      fprintf(fp, "%4d %2d %2d %2d %2d %-9s %5.1f %5.1f %4d %4d\n", year, month, date, hour, num, name, lat, lon, speed, press);
+    }
+    fclose(fp);
+  }
+  fclose(list);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int rc = 2;
   if (argc > 1 && !strcmp(argv[1], "hotspot")) rc = hotspot(argc, argv);
-  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER\n");
+  if (argc > 1 && !strcmp(argv[1], "nn")) rc = nn(argc, argv);
+  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | nn N FILES DIR\n");
   return rc;
 }
