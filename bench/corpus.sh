@@ -179,6 +179,13 @@ corpus rodinia-nn "4000000 5 30 90" "@DATA@/nn-filelist -r 5 -lat 30 -lng 90" \
   'setup="$tools/rodinia-inputs" nn 4000000 4 "$data"' \
   'orig_ok=/Distance=/{c++} /^Device time:/{t = 1} END{print (t && c == 5) ? "yes" : "no"}'
 
+corpus rodinia-hotspot3d "1024 8 100" "1024 8 100 @DATA@/hotspot3d-power-1024 @DATA@/hotspot3d-temp-1024 /dev/null" \
+  '/^Kernel time:/{print $3}' \
+  "the 100 launches and a synchronize (the original's own get_time(), printed with more digits by one added line); the original reads the input the port generates (written by rodinia-inputs) and prints no PASS: checked by its Accuracy (RMS difference from its host reference) below 1e-2" \
+  'prep=rodinia' 'srcs=./original.cu' \
+  'setup="$tools/rodinia-inputs" hotspot3d 1024 8 "$data/hotspot3d-power-1024" "$data/hotspot3d-temp-1024"' \
+  'orig_ok=/^Accuracy:/{a = $2; seen = 1} END{print (seen && a + 0 < 1e-2) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)

@@ -3,6 +3,8 @@
    so that on the GPU node both programs work on the same input. Built with gcc by
    bench/corpus.sh (build mode), run by a program's setup= line.
      inputs hotspot N TEMP POWER        N x N temperatures and powers, one "%.9g" a line
+     inputs hotspot3d N L POWER TEMP    N x N x L powers and temperatures, row, column, layer
+                                        (the layer fastest), one "%.9g" a line
      inputs nn N FILES DIR              N hurricane records (Rodinia's hurricane_gen.c, srand(7)
                                         once) in FILES files DIR/nn-K.db, listed in DIR/nn-filelist */
 #include <stdio.h>
@@ -30,6 +32,25 @@ static int hotspot(int argc, char **argv) {
     fprintf(p, "%.9g\n", power);
   }
   fclose(t); fclose(p);
+  return 0;
+}
+
+/* rodinia-hotspot3d/port.cpp generate_input: the values by index in memory (row * N + col +
+   layer * N * N), written in the order the original's readinput reads them */
+static int hotspot3d(int argc, char **argv) {
+  if (argc != 6) return 2;
+  int n = atoi(argv[2]), layers = atoi(argv[3]);
+  FILE *p = open_out(argv[4]), *t = open_out(argv[5]);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < layers; k++) {
+        long c = (long)i * n + j + (long)k * n * n;
+        unsigned h = (unsigned)c * 2654435761u;
+        h ^= h >> 13; h *= 0x5bd1e995u; h ^= h >> 15;
+        fprintf(t, "%.9g\n", 323.0f + (float)(h % 2000u) / 100.0f);
+        fprintf(p, "%.9g\n", (float)((h >> 11) % 1000u) * 1.0e-6f);
+      }
+  fclose(p); fclose(t);
   return 0;
 }
 
@@ -74,7 +95,8 @@ static int nn(int argc, char **argv) {
 int main(int argc, char **argv) {
   int rc = 2;
   if (argc > 1 && !strcmp(argv[1], "hotspot")) rc = hotspot(argc, argv);
+  if (argc > 1 && !strcmp(argv[1], "hotspot3d")) rc = hotspot3d(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "nn")) rc = nn(argc, argv);
-  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | nn N FILES DIR\n");
+  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | hotspot3d N L POWER TEMP | nn N FILES DIR\n");
   return rc;
 }
