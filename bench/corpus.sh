@@ -186,6 +186,13 @@ corpus rodinia-hotspot3d "1024 8 100" "1024 8 100 @DATA@/hotspot3d-power-1024 @D
   'setup="$tools/rodinia-inputs" hotspot3d 1024 8 "$data/hotspot3d-power-1024" "$data/hotspot3d-temp-1024"' \
   'orig_ok=/^Accuracy:/{a = $2; seen = 1} END{print (seen && a + 0 < 1e-2) ? "yes" : "no"}'
 
+corpus rodinia-bfs "1000000" "@DATA@/bfs-1000000.txt" \
+  '/^Traversal time:/{print $3}' \
+  "the traversal loop (per level: a 1-byte copy in, 2 launches, a 1-byte copy back); both gettimeofday, the original's timing lines added (it prints no time); the original reads the graph the port generates (graphgen, as for bfs), writes result.txt where it runs and prints no PASS: checked by its time and its level count" \
+  'prep=rodinia' 'srcs=./original.cu' \
+  'setup=[ -f "$data/bfs-1000000.txt" ] || "$tools/graphgen" 1000000 "$data/bfs-1000000.txt"' \
+  'orig_ok=/^Kernel Executed/{k = 1} /^Traversal time:/{t = 1} END{print (k && t) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)
