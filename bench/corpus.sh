@@ -193,6 +193,13 @@ corpus rodinia-bfs "1000000" "@DATA@/bfs-1000000.txt" \
   'setup=[ -f "$data/bfs-1000000.txt" ] || "$tools/graphgen" 1000000 "$data/bfs-1000000.txt"' \
   'orig_ok=/^Kernel Executed/{k = 1} /^Traversal time:/{t = 1} END{print (k && t) ? "yes" : "no"}'
 
+corpus rodinia-lavamd "30" "-boxes1d 30" \
+  '/: GPU: KERNEL$/{print $1 * 1000}' \
+  "the original's own \"GPU: KERNEL\" stage (gettimeofday around the launch and a synchronize), printed in s with 12 decimals; its input is time-seeded random (the port's: srand(7)) and unchecked: checked by its stages" \
+  'prep=rodinia kernel/kernel_gpu_cuda.cu kernel/kernel_gpu_cuda_wrapper.cu kernel/kernel_gpu_cuda_wrapper.h util/device/device.cu util/device/device.h util/num/num.c util/num/num.h util/timer/timer.c util/timer/timer.h' \
+  'srcs=./main.c kernel/kernel_gpu_cuda_wrapper.cu util/device/device.cu util/num/num.c util/timer/timer.c' \
+  'orig_ok=/: GPU: KERNEL$/{k = 1} /^Total time:/{t = 1} END{print (k && t) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)
