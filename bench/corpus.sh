@@ -200,6 +200,12 @@ corpus rodinia-lavamd "30" "-boxes1d 30" \
   'srcs=./main.c kernel/kernel_gpu_cuda_wrapper.cu util/device/device.cu util/num/num.c util/timer/timer.c' \
   'orig_ok=/: GPU: KERNEL$/{k = 1} /^Total time:/{t = 1} END{print (k && t) ? "yes" : "no"}'
 
+corpus rodinia-particlefilter "-x 128 -y 128 -z 10 -np 20000" "-x 128 -y 128 -z 10 -np 20000" \
+  '/^GPU Execution:/{print $3 * 1000}' \
+  "the original's own \"GPU Execution\" (9 frames of 4 launches and a synchronize; gettimeofday in both, printed in s with 6 decimals); the original seeds from the clock and prints no PASS: checked by its time line" \
+  'prep=rodinia' \
+  'orig_ok=/^GPU Execution:/{t = 1} END{print t ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)
