@@ -206,6 +206,14 @@ corpus rodinia-particlefilter "-x 128 -y 128 -z 10 -np 20000" "-x 128 -y 128 -z 
   'prep=rodinia' \
   'orig_ok=/^GPU Execution:/{t = 1} END{print t ? "yes" : "no"}'
 
+corpus rodinia-srad-v1 "100 0.5 2048 2048" "100 0.5 2048 2048" \
+  '/: COMPUTE$/{print $1 * 1000}' \
+  "the original's own COMPUTE stage (100 iterations of prepare + 3 reduce passes + 2 x 4-byte copies back + srad + srad2; gettimeofday in both); the original's image path is replaced by sed (it reads the image the port generates, written by rodinia-inputs); it writes image_out.pgm where it runs and prints no PASS: checked by its stages" \
+  'prep=rodinia && sed -i "s|\"../../../data/srad/image.pgm\"|\"/tmp/offload-cxx-corpus/data/srad-image.pgm\"|" original.cu && grep -q /tmp/offload-cxx-corpus/data/srad-image.pgm original.cu' \
+  'srcs=./original.cu' \
+  'setup="$tools/rodinia-inputs" srad "$data/srad-image.pgm"' \
+  'orig_ok=/: COMPUTE$/{c = 1} /^Total time:/{t = 1} END{print (c && t) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)

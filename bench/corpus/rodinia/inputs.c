@@ -5,6 +5,7 @@
      inputs hotspot N TEMP POWER        N x N temperatures and powers, one "%.9g" a line
      inputs hotspot3d N L POWER TEMP    N x N x L powers and temperatures, row, column, layer
                                         (the layer fastest), one "%.9g" a line
+     inputs srad FILE                   the 502 x 458 image of rodinia-srad-v1 as a P2 PGM
      inputs nn N FILES DIR              N hurricane records (Rodinia's hurricane_gen.c, srand(7)
                                         once) in FILES files DIR/nn-K.db, listed in DIR/nn-filelist */
 #include <stdio.h>
@@ -54,6 +55,24 @@ static int hotspot3d(int argc, char **argv) {
   return 0;
 }
 
+/* rodinia-srad-v1/port.cpp generate_image (the original reads the file row by row) */
+static int srad(int argc, char **argv) {
+  if (argc != 3) return 2;
+  FILE *f = open_out(argv[2]);
+  int rows = 502, cols = 458;
+  unsigned s = 7u;
+  fprintf(f, "P2\n%d %d\n255\n", cols, rows);
+  for (int i = 0; i < rows; i++) {
+    for (int j = 0; j < cols; j++) {
+      s = s * 1103515245u + 12345u;
+      fprintf(f, "%d ", 30 + (i * 7 + j * 13 + (i * j) % 31) % 200 + (int)((s >> 16) % 20u));
+    }
+    fprintf(f, "\n");
+  }
+  fclose(f);
+  return 0;
+}
+
 /* rodinia-nn/port.cpp generateData */
 static int nn(int argc, char **argv) {
   if (argc != 5) return 2;
@@ -97,6 +116,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "hotspot")) rc = hotspot(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "hotspot3d")) rc = hotspot3d(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "nn")) rc = nn(argc, argv);
-  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | hotspot3d N L POWER TEMP | nn N FILES DIR\n");
+  if (argc > 1 && !strcmp(argv[1], "srad")) rc = srad(argc, argv);
+  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | hotspot3d N L POWER TEMP | srad FILE | nn N FILES DIR\n");
   return rc;
 }
