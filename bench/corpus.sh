@@ -214,6 +214,13 @@ corpus rodinia-srad-v1 "100 0.5 2048 2048" "100 0.5 2048 2048" \
   'setup="$tools/rodinia-inputs" srad "$data/srad-image.pgm"' \
   'orig_ok=/: COMPUTE$/{c = 1} /^Total time:/{t = 1} END{print (c && t) ? "yes" : "no"}'
 
+corpus rodinia-cfd "384 256 2000" "@DATA@/cfd-mesh-384x256" \
+  '/seconds per iteration$/{print $1 * 1000 * 2000}' \
+  "2000 iterations (copy + 1 + 3 x 2 launches each) and a synchronize; the original's StopWatch (cuda-samples) per iteration, times 2000, the port's gettimeofday; the original reads the mesh the port generates (written by rodinia-inputs), writes 3 files where it runs and prints no PASS: checked by its time line and Done" \
+  'prep=rodinia && cp "$root"/tests/corpus/matrix-mul/original-common/*.h .' \
+  'setup="$tools/rodinia-inputs" cfd 384 256 "$data/cfd-mesh-384x256"' \
+  'orig_ok=/seconds per iteration$/{t = 1} /^Done/{d = 1} END{print (t && d) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)

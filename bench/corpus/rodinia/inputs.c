@@ -5,6 +5,8 @@
      inputs hotspot N TEMP POWER        N x N temperatures and powers, one "%.9g" a line
      inputs hotspot3d N L POWER TEMP    N x N x L powers and temperatures, row, column, layer
                                         (the layer fastest), one "%.9g" a line
+     inputs cfd NX NY FILE              the NX x NY mesh of rodinia-cfd in the format of Rodinia's
+                                        fvcorr.domn.* (Fortran numbering, outward normals)
      inputs srad FILE                   the 502 x 458 image of rodinia-srad-v1 as a P2 PGM
      inputs nn N FILES DIR              N hurricane records (Rodinia's hurricane_gen.c, srand(7)
                                         once) in FILES files DIR/nn-K.db, listed in DIR/nn-filelist */
@@ -52,6 +54,30 @@ static int hotspot3d(int argc, char **argv) {
         fprintf(p, "%.9g\n", (float)((h >> 11) % 1000u) * 1.0e-6f);
       }
   fclose(p); fclose(t);
+  return 0;
+}
+
+/* rodinia-cfd/port.cpp generate_mesh, as the original's reader expects it in the file: a
+   neighbour k as k + 1, the wing as 0, the far field as -1; the outward normals */
+static int cfd(int argc, char **argv) {
+  if (argc != 5) return 2;
+  int nx = atoi(argv[2]), ny = atoi(argv[3]);
+  FILE *f = open_out(argv[4]);
+  const int dxs[4] = {1, -1, 0, 0}, dys[4] = {0, 0, 1, -1};
+  fprintf(f, "%d\n", nx * ny);
+  for (int y = 0; y < ny; y++)
+    for (int x = 0; x < nx; x++) {
+      fprintf(f, "%.9g", 4.0);
+      for (int j = 0; j < 4; j++) {
+        int X = x + dxs[j], Y = y + dys[j], nb;
+        if (X >= 0 && X < nx && Y >= 0 && Y < ny) nb = Y * nx + X + 1;
+        else if (Y < 0 && x >= nx / 4 && x < 3 * nx / 4) nb = 0;
+        else nb = -1;
+        fprintf(f, " %d %.9g %.9g %.9g", nb, nb == 0 ? 0.05f : (float)dxs[j], (float)dys[j], 0.0f);
+      }
+      fprintf(f, "\n");
+    }
+  fclose(f);
   return 0;
 }
 
@@ -117,6 +143,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "hotspot3d")) rc = hotspot3d(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "nn")) rc = nn(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "srad")) rc = srad(argc, argv);
-  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | hotspot3d N L POWER TEMP | srad FILE | nn N FILES DIR\n");
+  if (argc > 1 && !strcmp(argv[1], "cfd")) rc = cfd(argc, argv);
+  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | hotspot3d N L POWER TEMP | srad FILE | cfd NX NY FILE | nn N FILES DIR\n");
   return rc;
 }
