@@ -227,6 +227,14 @@ corpus rodinia-streamcluster "10 20 128 32768 32768 1000 none /dev/null 1" "10 2
   'prep=rodinia' 'srcs=./streamcluster_cuda_cpu.cpp ./original.cu ./streamcluster_header.cu' \
   'orig_ok=/^time = /{t = 1} END{print t ? "yes" : "no"}'
 
+corpus rodinia-kmeans "494020 34 5" "-o -i @DATA@/kmeans-494020" \
+  '/^Clustering time:/{print $3}' \
+  "cluster(): allocations, transpose, and per iteration the copies in, 1 launch, the copy back and the host's update; both gettimeofday, the original's timing lines added (it prints no time); the original reads the points the port generates (written by rodinia-inputs, the size of kdd_cup), is patched to build with CUDA 13 (texture references and a symbol name removed: bench/corpus/rodinia/kmeans-cuda12.patch) and prints no PASS: checked by its time and iteration count" \
+  'prep=rodinia && patch -s -p0 < "$sup/rodinia/kmeans-cuda12.patch"' \
+  'srcs=./original.cu ./kmeans.c ./cluster.c ./kmeans_clustering.c ./rmse.c ./getopt.c' \
+  'setup="$tools/rodinia-inputs" kmeans 494020 34 "$data/kmeans-494020"' \
+  'orig_ok=/^Clustering time:/{t = 1} /^iterated [0-9]+ times/{i = 1} END{print (t && i) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)

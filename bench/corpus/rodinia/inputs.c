@@ -8,6 +8,7 @@
      inputs cfd NX NY FILE              the NX x NY mesh of rodinia-cfd in the format of Rodinia's
                                         fvcorr.domn.* (Fortran numbering, outward normals)
      inputs srad FILE                   the 502 x 458 image of rodinia-srad-v1 as a P2 PGM
+     inputs kmeans N F FILE             N points of F features (rodinia-kmeans), "id f1 .. fF" a line
      inputs nn N FILES DIR              N hurricane records (Rodinia's hurricane_gen.c, srand(7)
                                         once) in FILES files DIR/nn-K.db, listed in DIR/nn-filelist */
 #include <stdio.h>
@@ -99,6 +100,25 @@ static int srad(int argc, char **argv) {
   return 0;
 }
 
+/* rodinia-kmeans/port.cpp generate_points: 8 blobs, features multiples of 1/64 */
+static int kmeans(int argc, char **argv) {
+  if (argc != 5) return 2;
+  int n = atoi(argv[2]), nf = atoi(argv[3]);
+  FILE *f = open_out(argv[4]);
+  int *centers = malloc(sizeof(int) * 8 * nf);
+  srand(11);
+  for (int c = 0; c < 8 * nf; c++) centers[c] = rand() % 4096;
+  for (int i = 0; i < n; i++) {
+    int blob = rand() % 8;
+    fprintf(f, "%d", i + 1);
+    for (int j = 0; j < nf; j++) fprintf(f, " %.9g", (float)(centers[blob * nf + j] + rand() % 1024 - 512) / 64.0f);
+    fprintf(f, "\n");
+  }
+  free(centers);
+  fclose(f);
+  return 0;
+}
+
 /* rodinia-nn/port.cpp generateData */
 static int nn(int argc, char **argv) {
   if (argc != 5) return 2;
@@ -144,6 +164,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "nn")) rc = nn(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "srad")) rc = srad(argc, argv);
   if (argc > 1 && !strcmp(argv[1], "cfd")) rc = cfd(argc, argv);
-  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | hotspot3d N L POWER TEMP | srad FILE | cfd NX NY FILE | nn N FILES DIR\n");
+  if (argc > 1 && !strcmp(argv[1], "kmeans")) rc = kmeans(argc, argv);
+  if (rc == 2) fprintf(stderr, "usage: inputs hotspot N TEMP POWER | hotspot3d N L POWER TEMP | srad FILE | cfd NX NY FILE | kmeans N F FILE | nn N FILES DIR\n");
   return rc;
 }
