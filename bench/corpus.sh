@@ -30,7 +30,9 @@ set -euo pipefail
 #     they time the same thing).
 #   keys: port_ms=AWK  the port's time in ms (default: the number after "time_ms:")
 #         prep=SH      run in the original's build folder (a copy of tests/corpus/NAME, with
-#                      $sup = bench/corpus) before `nvcc -O3 -arch=sm_90 -I. *.cu`
+#                      $sup = bench/corpus) before `nvcc -O3 -arch=sm_90 -I. SRCS`
+#         srcs=FILES   the files nvcc compiles and links, in the build folder after prep (default
+#                      ./*.cu); .c and .cpp files go to the host compiler as nvcc sends them
 #         setup=SH     run once on the node before the rounds ($tools, $data: folders)
 #         orig_ok=AWK  prints "yes" when the original's output shows its check passed (default:
 #                      it prints PASS or Passed, and neither FAIL nor Failed)
@@ -39,20 +41,36 @@ set -euo pipefail
 # takes seconds at most; smaller where the two programs' host-side checks (serial, and the same
 # in both) would take tens of seconds (the note says so). All of it, 2 x 7 rounds, must stay
 # within about 6 minutes on the node (the table's last lines give each program's wall time).
+# The sixteen Rodinia programs (rodinia-*, after the others) were sized without a GPU run (none
+# was lent when they were added): each run is meant to take a few seconds, mostly host work
+# (reading inputs, host checks), so 16 x 2 x 7 runs add several minutes. Run them apart from the
+# others when a run must stay within one 10-minute command:
+#   CORPUS_ONLY="$(cd tests/corpus && echo rodinia-*)" bash OUTDIR/corpus.sh gpu 7
 names=()
-declare -A P_ARGS O_ARGS O_MS NOTE PORT_MS PREP SETUP ORIG_OK
+declare -A P_ARGS O_ARGS O_MS NOTE PORT_MS PREP SRCS SETUP ORIG_OK
 corpus() {
   local n=$1; names+=("$n"); P_ARGS[$n]=$2; O_ARGS[$n]=$3; O_MS[$n]=$4; NOTE[$n]=$5; shift 5
-  PORT_MS[$n]='/^time_ms:/{print $2; exit}'; PREP[$n]=""; SETUP[$n]=""; ORIG_OK[$n]=""
+  PORT_MS[$n]='/^time_ms:/{print $2; exit}'; PREP[$n]=""; SRCS[$n]="./*.cu"; SETUP[$n]=""; ORIG_OK[$n]=""
   local kv; for kv in "$@"; do
     case "$kv" in
       port_ms=*) PORT_MS[$n]=${kv#port_ms=} ;;
       prep=*) PREP[$n]=${kv#prep=} ;;
+      srcs=*) SRCS[$n]=${kv#srcs=} ;;
       setup=*) SETUP[$n]=${kv#setup=} ;;
       orig_ok=*) ORIG_OK[$n]=${kv#orig_ok=} ;;
       *) echo "corpus.sh: bad key '$kv' for $n" >&2; exit 2 ;;
     esac
   done
+}
+
+# rodinia [DIR/FILE...]: the prep of Rodinia 3.1's originals (tests/corpus/rodinia-*): nvcc puts
+# bench/corpus/rodinia/cuda13.h (what CUDA 13 removed) before each file, and each original-FILE
+# of a program of several files is copied to FILE, then moved to DIR/FILE where named (Rodinia
+# includes some files by path).
+rodinia() {
+  export NVCC_PREPEND_FLAGS="-include $sup/rodinia/cuda13.h"
+  local f; for f in original-*; do if [ -e "$f" ]; then cp "$f" "${f#original-}"; fi; done
+  local p; for p in "$@"; do mkdir -p "$(dirname "$p")" && mv "$(basename "$p")" "$p"; done
 }
 
 corpus vector-add "33554432" "33554432" \
@@ -119,6 +137,115 @@ corpus matrix-mul "-wA=1024 -hA=1024 -wB=1024 -hB=1024 -iter=300" "-wA=1024 -hA=
   "per-launch average over 300 launches (events in both); the original's 300 is fixed, the port takes -iter=300; the original prints the time with 3 decimals (ms); built with cuda-samples' Common headers (tests/corpus/matrix-mul/original-common)" \
   'prep=cp "$root"/tests/corpus/matrix-mul/original-common/*.h .'
 
+# Rodinia 3.1 (tests/corpus/rodinia-*, from yuhc/gpu-rodinia at 31d0ebf5, the suite as released).
+# Where an original prints no time, its original.cu has timing lines marked "[offload-cxx corpus]";
+# where it reads input files, setup= writes the data its port generates (bench/corpus/rodinia/inputs.c).
+corpus rodinia-gaussian "1024" "-s 1024 -q" \
+  '/^Time for CUDA kernels:/{print $5 * 1000}' \
+  "the 2 x 1023 launches of the forward elimination, each followed by a device synchronize (the original's cudaThreadSynchronize); both gettimeofday" \
+  'prep=rodinia && sed -i "/clockRate\|deviceOverlap/d" original.cu' \
+  'orig_ok=/^Time for CUDA kernels:/{t = 1} END{print t ? "yes" : "no"}'
+
+corpus rodinia-hotspot "2048 2 200" "2048 2 200 @DATA@/hotspot-temp-2048 @DATA@/hotspot-power-2048 /dev/null" \
+  '/^Kernel time:/{print $3}' \
+  "the 100 launches (2 steps each) and a synchronize; both gettimeofday, the original's timing lines added (it prints no time); its input files hold the data the port generates" \
+  'prep=rodinia' \
+  'setup="$tools/rodinia-inputs" hotspot 2048 "$data/hotspot-temp-2048" "$data/hotspot-power-2048"' \
+  'orig_ok=/^Kernel time:/{t = 1} END{print t ? "yes" : "no"}'
+
+corpus rodinia-pathfinder "1000000 200 20" "1000000 200 20" \
+  '/^Kernel time:/{print $3}' \
+  "the 10 launches (20 rows each) and a synchronize; both gettimeofday, the original's timing lines added (it prints no time); BENCH_PRINT (printing the whole grid) undefined by sed at build time" \
+  'prep=rodinia && sed -i "s|^#define BENCH_PRINT|// #define BENCH_PRINT|" original.cu' \
+  'orig_ok=/^Kernel time:/{t = 1} END{print t ? "yes" : "no"}'
+
+corpus rodinia-nw "8192 10" "8192 10" \
+  '/^Kernel time:/{print $3}' \
+  "the 1023 launches (one per diagonal of 16x16 tiles) and a synchronize; both gettimeofday, the original's timing lines added (it prints no time); 8192, not the run script's 2048 (a few ms)" \
+  'prep=rodinia' 'srcs=./original.cu' \
+  'orig_ok=/^Kernel time:/{t = 1} END{print t ? "yes" : "no"}'
+
+corpus rodinia-srad-v2 "4096 4096 0 127 0 127 0.5 10" "4096 4096 0 127 0 127 0.5 10" \
+  '/^Main loop time:/{print $4}' \
+  "the 10 iterations of the main loop (host sum over the region of interest, image copied in, 2 launches, image copied back: 64 MiB each way); both gettimeofday, the original's timing lines added (it prints no time)" \
+  'prep=rodinia' 'srcs=./original.cu' \
+  'orig_ok=/^Main loop time:/{t = 1} END{print t ? "yes" : "no"}'
+
+corpus rodinia-backprop "1048560" "1048560" \
+  '/^Training time:/{print $3}' \
+  "from the first copy to the device to the last copy back (2 launches, 71 MiB of weights copied in twice and back once, the host's part between them); both gettimeofday, the original's timing lines added (it prints no time); 1048560 inputs (65535 workgroups in y, the most a grid allows), not the run script's 65536" \
+  'prep=rodinia' 'srcs=./original.cu ./backprop.c ./facetrain.c ./imagenet.c' \
+  'orig_ok=/^Training time:/{t = 1} END{print t ? "yes" : "no"}'
+
+corpus rodinia-lud "4096" "-s 4096" \
+  '/^Time consumed\(ms\):/{print $3}' \
+  "the original's own stopwatch: copy in, 3 x 255 + 1 launches, copy back (gettimeofday in both); the original without -v (its O(n^3) host check prints no verdict): checked by its time line and no 'dismatch' line" \
+  'prep=rodinia' 'srcs=./original.cu ./lud_kernel.cu ./common.c' \
+  'orig_ok=/^Time consumed/{t = 1} /dismatch/{bad = 1} END{print (t && !bad) ? "yes" : "no"}'
+
+corpus rodinia-nn "4000000 5 30 90" "@DATA@/nn-filelist -r 5 -lat 30 -lng 90" \
+  '/^Device time:/{print $3}' \
+  "copy in (32 MB), one launch, synchronize, copy back; both gettimeofday, the original's timing lines added (it prints no time); the original reads the 4,000,000 records the port generates (written by rodinia-inputs) and prints no PASS: checked by its time and its 5 results" \
+  'prep=rodinia' \
+  'setup="$tools/rodinia-inputs" nn 4000000 4 "$data"' \
+  'orig_ok=/Distance=/{c++} /^Device time:/{t = 1} END{print (t && c == 5) ? "yes" : "no"}'
+
+corpus rodinia-hotspot3d "1024 8 100" "1024 8 100 @DATA@/hotspot3d-power-1024 @DATA@/hotspot3d-temp-1024 /dev/null" \
+  '/^Kernel time:/{print $3}' \
+  "the 100 launches and a synchronize (the original's own get_time(), printed with more digits by one added line); the original reads the input the port generates (written by rodinia-inputs) and prints no PASS: checked by its Accuracy (RMS difference from its host reference) below 1e-2" \
+  'prep=rodinia' 'srcs=./original.cu' \
+  'setup="$tools/rodinia-inputs" hotspot3d 1024 8 "$data/hotspot3d-power-1024" "$data/hotspot3d-temp-1024"' \
+  'orig_ok=/^Accuracy:/{a = $2; seen = 1} END{print (seen && a + 0 < 1e-2) ? "yes" : "no"}'
+
+corpus rodinia-bfs "1000000" "@DATA@/bfs-1000000.txt" \
+  '/^Traversal time:/{print $3}' \
+  "the traversal loop (per level: a 1-byte copy in, 2 launches, a 1-byte copy back); both gettimeofday, the original's timing lines added (it prints no time); the original reads the graph the port generates (graphgen, as for bfs), writes result.txt where it runs and prints no PASS: checked by its time and its level count" \
+  'prep=rodinia' 'srcs=./original.cu' \
+  'setup=[ -f "$data/bfs-1000000.txt" ] || "$tools/graphgen" 1000000 "$data/bfs-1000000.txt"' \
+  'orig_ok=/^Kernel Executed/{k = 1} /^Traversal time:/{t = 1} END{print (k && t) ? "yes" : "no"}'
+
+corpus rodinia-lavamd "30" "-boxes1d 30" \
+  '/: GPU: KERNEL$/{print $1 * 1000}' \
+  "the original's own \"GPU: KERNEL\" stage (gettimeofday around the launch and a synchronize), printed in s with 12 decimals; its input is time-seeded random (the port's: srand(7)) and unchecked: checked by its stages" \
+  'prep=rodinia kernel/kernel_gpu_cuda.cu kernel/kernel_gpu_cuda_wrapper.cu kernel/kernel_gpu_cuda_wrapper.h util/device/device.cu util/device/device.h util/num/num.c util/num/num.h util/timer/timer.c util/timer/timer.h' \
+  'srcs=./main.c kernel/kernel_gpu_cuda_wrapper.cu util/device/device.cu util/num/num.c util/timer/timer.c' \
+  'orig_ok=/: GPU: KERNEL$/{k = 1} /^Total time:/{t = 1} END{print (k && t) ? "yes" : "no"}'
+
+corpus rodinia-particlefilter "-x 128 -y 128 -z 10 -np 20000" "-x 128 -y 128 -z 10 -np 20000" \
+  '/^GPU Execution:/{print $3 * 1000}' \
+  "the original's own \"GPU Execution\" (9 frames of 4 launches and a synchronize; gettimeofday in both, printed in s with 6 decimals); the original seeds from the clock and prints no PASS: checked by its time line" \
+  'prep=rodinia' \
+  'orig_ok=/^GPU Execution:/{t = 1} END{print t ? "yes" : "no"}'
+
+corpus rodinia-srad-v1 "100 0.5 2048 2048" "100 0.5 2048 2048" \
+  '/: COMPUTE$/{print $1 * 1000}' \
+  "the original's own COMPUTE stage (100 iterations of prepare + 3 reduce passes + 2 x 4-byte copies back + srad + srad2; gettimeofday in both); the original's image path is replaced by sed (it reads the image the port generates, written by rodinia-inputs); it writes image_out.pgm where it runs and prints no PASS: checked by its stages" \
+  'prep=rodinia && sed -i "s|\"../../../data/srad/image.pgm\"|\"/tmp/offload-cxx-corpus/data/srad-image.pgm\"|" original.cu && grep -q /tmp/offload-cxx-corpus/data/srad-image.pgm original.cu' \
+  'srcs=./original.cu' \
+  'setup="$tools/rodinia-inputs" srad "$data/srad-image.pgm"' \
+  'orig_ok=/: COMPUTE$/{c = 1} /^Total time:/{t = 1} END{print (c && t) ? "yes" : "no"}'
+
+corpus rodinia-cfd "384 256 2000" "@DATA@/cfd-mesh-384x256" \
+  '/seconds per iteration$/{print $1 * 1000 * 2000}' \
+  "2000 iterations (copy + 1 + 3 x 2 launches each) and a synchronize; the original's StopWatch (cuda-samples) per iteration, times 2000, the port's gettimeofday; the original reads the mesh the port generates (written by rodinia-inputs), writes 3 files where it runs and prints no PASS: checked by its time line and Done" \
+  'prep=rodinia && cp "$root"/tests/corpus/matrix-mul/original-common/*.h .' \
+  'setup="$tools/rodinia-inputs" cfd 384 256 "$data/cfd-mesh-384x256"' \
+  'orig_ok=/seconds per iteration$/{t = 1} /^Done/{d = 1} END{print (t && d) ? "yes" : "no"}'
+
+corpus rodinia-streamcluster "10 20 128 32768 32768 1000 none /dev/null 1" "10 20 128 32768 32768 1000 none /dev/null 1" \
+  '/^time kernel =/{print $4 * 1000}' \
+  "the sum of pgain's kernel regions (~1,600 launches, each with a synchronize): the original's cudaEvents, the port's gettimeofday; 32768 points of 128 dimensions, not the run script's 65536 of 256 (tens of seconds of host work per run in both); the original prints no PASS: checked by its total time line" \
+  'prep=rodinia' 'srcs=./streamcluster_cuda_cpu.cpp ./original.cu ./streamcluster_header.cu' \
+  'orig_ok=/^time = /{t = 1} END{print t ? "yes" : "no"}'
+
+corpus rodinia-kmeans "494020 34 5" "-o -i @DATA@/kmeans-494020" \
+  '/^Clustering time:/{print $3}' \
+  "cluster(): allocations, transpose, and per iteration the copies in, 1 launch, the copy back and the host's update; both gettimeofday, the original's timing lines added (it prints no time); the original reads the points the port generates (written by rodinia-inputs, the size of kdd_cup), is patched to build with CUDA 13 (texture references and a symbol name removed: bench/corpus/rodinia/kmeans-cuda12.patch) and prints no PASS: checked by its time and iteration count" \
+  'prep=rodinia && patch -s -p0 < "$sup/rodinia/kmeans-cuda12.patch"' \
+  'srcs=./original.cu ./kmeans.c ./cluster.c ./kmeans_clustering.c ./rmse.c ./getopt.c' \
+  'setup="$tools/rodinia-inputs" kmeans 494020 34 "$data/kmeans-494020"' \
+  'orig_ok=/^Clustering time:/{t = 1} /^iterated [0-9]+ times/{i = 1} END{print (t && i) ? "yes" : "no"}'
+
 # --- Build (here) --------------------------------------------------------------------------
 mode=${1:?usage: corpus.sh build OUTDIR | corpus.sh gpu [ROUNDS]}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -152,7 +279,8 @@ if [ "$mode" = build ]; then
       port=FAILED; failed=1; sed 's/^/  /' "$work/$n.port.err" | head -20
     fi
     src=$work/src-$n && mkdir -p "$src" && cp -r "$root/tests/corpus/$n"/original* "$src/" || true
-    if (cd "$src" && export sup && eval "${PREP[$n]:-true}" && "$nvcc" -O3 -arch=sm_90 -I. ./*.cu -o "$work/originals/$n") 2> "$work/$n.orig.err"; then
+    # shellcheck disable=SC2086
+    if (cd "$src" && export sup && eval "${PREP[$n]:-true}" && "$nvcc" -O3 -arch=sm_90 -I. ${SRCS[$n]} -o "$work/originals/$n") 2> "$work/$n.orig.err"; then
       orig=built
     else
       orig=FAILED; failed=1; sed 's/^/  /' "$work/$n.orig.err" | head -20
@@ -160,6 +288,7 @@ if [ "$mode" = build ]; then
     echo "$n: port $port, original $orig ($(( $(date +%s) - s )) s)" | tee -a "$out/build-status.txt"
   done
   gcc -O2 -static "$sup/bfs/graphgen.c" -o "$work/tools/graphgen"
+  gcc -O2 -static "$sup/rodinia/inputs.c" -o "$work/tools/rodinia-inputs"
   # The originals (libcudart linked statically, ~1 MB each) and the tools, packed too.
   tar -C "$work" -cf - originals tools | xz -T2 -6 > "$out/originals.tar.xz"
   # The ports run from an offload-cxx bundle (the programs, every library they need, a `run`
