@@ -513,14 +513,12 @@ int main(int argc, char **argv) {
     std::vector<std::string> Command = {*Compiler};
     for (std::string &A : commandAsWritten(RawArgs))
       Command.push_back(std::move(A));
-    for (size_t I = 1; I + 1 < Command.size(); ++I)  // the object goes beside the temporaries
-      if (Command[I] == "-o")
-        Command[I + 1] = HostObject;
-    for (size_t I = 1; I < Command.size(); ++I)
-      if (StringRef(Command[I]).starts_with("-o") && Command[I].size() > 2)
-        Command[I] = "-o" + HostObject;
+    // The object where g++ would write it, so that what g++ writes beside it (-gsplit-dwarf's
+    // .dwo, --coverage's .gcno, -fstack-usage's .su) is where g++ puts it, named as g++ names it.
+    const std::string Object =
+        Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
     if (llvm::none_of(Command, [](StringRef A) { return A.starts_with("-o"); }))
-      Command.insert(Command.end(), {"-o", HostObject});
+      Command.insert(Command.end(), {"-o", Object});
     Command.insert(Command.end(), {User.Deps.UserHeadersOnly ? "-MMD" : "-MD", "-MF", Deps,
                                    "-I" + L.IncludeDir});
     std::string Errors;
@@ -538,15 +536,13 @@ int main(int argc, char **argv) {
         return 1;
       }
       if (!isCxxSource(Source)) {  // C, assembly, standard input: nothing of ours to add
-        const std::string Object =
-            Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
-        if (sys::fs::rename(HostObject, Object))
-          if (std::error_code EC = sys::fs::copy_file(HostObject, Object))
-            fail("cannot write '" + Object + "': " + EC.message());
         if (User.Deps.Enabled && sys::fs::exists(Deps))
           writeDepFile({Deps}, Object, std::string(TempDir));
         return 0;
       }
+      // The pipeline below takes its host object from the temporaries (compileToObject).
+      if (std::error_code EC = sys::fs::copy_file(Object, HostObject))
+        fail("cannot read '" + Object + "': " + EC.message());
       // Its object is the object — with, where our parse of it succeeds, the functions it
       // defines for kernels of other files (CrossFileCallees.h) recorded beside it.
       AsWritten = true;
