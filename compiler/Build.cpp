@@ -355,8 +355,14 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<Dev
     if (Arch.isGpu() && Files.size() > 1)
       if (Error E = addCalleesFromOtherFiles(Bitcodes, Files, Arch, *Tools, DO))
         return E;
+    std::vector<std::string> NoBarriers;  // exported by some file, reaching no barrier there
+    if (Arch.isHost())
+      for (const DeviceImageFile &F : Files)
+        for (const ManifestExport &E : F.Kernels.Exports)
+          if (!E.UsesBarriers)
+            NoBarriers.push_back(E.Symbol);
     if (!S.Commands.DryRun)
-      if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools))
+      if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools, NoBarriers))
         return E;
     Expected<DeviceImage> Image = lowerDeviceBitcode(Linked, Arch, *Tools, DO);
     if (!Image)

@@ -2,6 +2,7 @@
 #include "DevicePass.h"
 #include "DeviceDiagnostics.h"
 #include "CpuImage.h"
+#include "CpuWorkItemLoops.h"
 
 #include <algorithm>
 #include <cstring>
@@ -228,7 +229,8 @@ static std::string kernelReaching(const Function &F) {
 }
 
 Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
-                        const OffloadArch &Arch, const Toolchain &Tools) {
+                        const OffloadArch &Arch, const Toolchain &Tools,
+                        ArrayRef<std::string> KnownNoBarriers) {
   LLVMContext Ctx;
   auto Merged = std::make_unique<Module>("offload-cxx.device", Ctx);
   Linker L(*Merged);
@@ -251,6 +253,13 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
     // Every file is in: what reduceToEntries kept "used" for the link may go once inlined.
     if (GlobalVariable *Used = Merged->getNamedGlobal("llvm.compiler.used"))
       Used->eraseFromParent();
+    // Functions of files without a CPU image (no barrier in them: their manifests say so) are
+    // the host program's; the work-item loops may call them (issue 31: fibers, 480x slower).
+    std::vector<std::string> Known;
+    for (const std::string &Name : KnownNoBarriers)
+      if (Function *F = Merged->getFunction(Name); F && F->isDeclaration())
+        Known.push_back(Name);
+    recordNoBarriers(*Merged, Known);
     return writeBitcode(*Merged, Output);
   }
   // NVIDIA math (<cmath> calls became __nv_* calls): CUDA's libdevice, only what is used.

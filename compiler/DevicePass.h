@@ -76,8 +76,11 @@ llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const Offloa
 /// Links device bitcode files of one architecture into Output (duplicate entries merged), with
 /// the math library the target has (NVIDIA: Libdevice, only the functions used). A call left
 /// unresolved is an error naming the function.
+/// KnownNoBarriers (the CPU image): functions other files export that are known to reach no
+/// barrier (their manifests' exports), so that a kernel calling one is not sent to fibers for it.
 llvm::Error linkDeviceBitcode(llvm::ArrayRef<std::string> Inputs, const std::string &Output,
-                              const OffloadArch &Arch, const Toolchain &Tools);
+                              const OffloadArch &Arch, const Toolchain &Tools,
+                              llvm::ArrayRef<std::string> KnownNoBarriers = {});
 
 /// Lowers linked bitcode to the image the vendor's plugin loads.
 llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const OffloadArch &Arch,
