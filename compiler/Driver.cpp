@@ -328,7 +328,8 @@ int main(int argc, char **argv) {
   const bool StdTooOld = !Standard.empty() && llvm::find(Cxx20, StringRef(Standard)) == std::end(Cxx20);
   auto requireCxx20 = [&](StringRef What) {
     if (StdTooOld)
-      fail(What.str() + ": -std=" + Standard + ", but offload-cxx's headers and kernels need C++20 "
+      fail((What == "this build" ? std::string("") : What.str() + ": ") + "-std=" + Standard +
+           ", but offload-cxx's headers and kernels need C++20 "
            "or later (-std=c++20, or leave -std out)");
   };
   // Standard input, and the other kinds g++ compiles (C, preprocessed, assembly, and C++ names
@@ -341,8 +342,37 @@ int main(int argc, char **argv) {
   const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
                               !SaveTemps && hostInput(Inputs[0]) && User.OtherOutput.empty() &&
                               (Inputs[0] == "-" || !mentionsOffload(Inputs[0]));
-  if (!AsWrittenFirst)
-    requireCxx20(CompileOnly && Inputs.size() == 1 ? Inputs[0] : std::string("offload-cxx"));
+  // A program whose sources never mention offload, linked with objects that never use it: the
+  // whole command is g++'s, as written (a one-step `offload-cxx -std=c++14 a.cpp -o a`).
+  const bool ProgramAsWritten =
+      !CompileOnly && Pass == "all" && !Inputs.empty() && !DryRun && !SaveTemps &&
+      User.OtherOutput.empty() &&
+      // Regular files only: a source, or an object or archive the host link reads (anything
+      // else gets the pipeline's own one-line error).
+      llvm::all_of(Inputs, [&](const std::string &In) {
+        if (In == "-" || !sys::fs::is_regular_file(In))
+          return false;
+        if (hostInput(In))
+          return true;
+        file_magic Magic;
+        if (identify_magic(In, Magic) || Magic == file_magic::elf_shared_object)
+          return Magic == file_magic::elf_shared_object;
+        if (Magic != file_magic::elf_relocatable && Magic != file_magic::archive)
+          return false;
+        Expected<std::vector<DeviceImageFile>> Code = readDeviceCode(In);  // a damaged one: ours
+        if (!Code) {
+          consumeError(Code.takeError());
+          return false;
+        }
+        return Code->empty();
+      }) &&
+      llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentionsOffload(In); }) &&
+      !needsOffloadRuntime(std::vector<std::string>(Inputs.begin(), Inputs.end()));
+  // C++20 is required of what uses offload: a source that mentions it, or a pass of ours.
+  if (!AsWrittenFirst && !ProgramAsWritten && (Pass != "all" || llvm::any_of(Inputs, hostInput))) {
+    const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentionsOffload(In); });
+    requireCxx20(Using != Inputs.end() ? *Using : Inputs.empty() ? std::string("this build") : Inputs[0]);
+  }
   if (!User.OtherOutput.empty() && Pass == "all") {
     // -E, -S, -M, -MM, -fsyntax-only: no object or program to build; g++'s job alone, with
     // offload's headers on the include path.
@@ -519,6 +549,19 @@ int main(int argc, char **argv) {
         Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
     if (llvm::none_of(Command, [](StringRef A) { return A.starts_with("-o"); }))
       Command.insert(Command.end(), {"-o", Object});
+    // An output that is not a plain file (-o /dev/null): the object the pipeline reads is made
+    // beside the temporaries (compileToObject then writes into the output, as g++ does).
+    sys::fs::file_status OutStatus;
+    const bool SpecialOutput = isCxxSource(Source) && !sys::fs::status(Object, OutStatus) &&
+                               sys::fs::exists(OutStatus) && !sys::fs::is_regular_file(OutStatus);
+    if (SpecialOutput) {
+      for (size_t I = 1; I < Command.size(); ++I) {
+        if (Command[I] == "-o" && I + 1 < Command.size())
+          Command[I + 1] = HostObject;
+        else if (StringRef(Command[I]).starts_with("-o") && Command[I].size() > 2)
+          Command[I] = "-o" + HostObject;
+      }
+    }
     Command.insert(Command.end(), {User.Deps.UserHeadersOnly ? "-MMD" : "-MD", "-MF", Deps,
                                    "-I" + L.IncludeDir});
     std::string Errors;
@@ -541,8 +584,9 @@ int main(int argc, char **argv) {
         return 0;
       }
       // The pipeline below takes its host object from the temporaries (compileToObject).
-      if (std::error_code EC = sys::fs::copy_file(Object, HostObject))
-        fail("cannot read '" + Object + "': " + EC.message());
+      if (!SpecialOutput)
+        if (std::error_code EC = sys::fs::copy_file(Object, HostObject))
+          fail("cannot read '" + Object + "': " + EC.message());
       // Its object is the object — with, where our parse of it succeeds, the functions it
       // defines for kernels of other files (CrossFileCallees.h) recorded beside it.
       AsWritten = true;
@@ -550,6 +594,39 @@ int main(int argc, char **argv) {
       consumeError(std::move(Failed));
       requireCxx20(Source);  // it uses offload after all: the whole build below
     }
+  }
+
+  if (ProgramAsWritten) {
+    Expected<std::string> Compiler = findTool(HostCompiler, {});
+    if (!Compiler)
+      fail("host compiler: " + toString(Compiler.takeError()));
+    std::vector<std::string> Command = {*Compiler};
+    for (std::string &A : commandAsWritten(RawArgs))
+      Command.push_back(std::move(A));
+    Command.push_back("-I" + L.IncludeDir);
+    if (User.Deps.Enabled) {  // g++'s own dependency options, as written
+      Command.push_back(User.Deps.UserHeadersOnly ? "-MMD" : "-MD");
+      if (!User.Deps.File.empty())
+        Command.insert(Command.end(), {"-MF", User.Deps.File});
+      for (const std::string &T : User.Deps.Targets)
+        Command.insert(Command.end(), {"-MT", T});
+      if (User.Deps.Phony)
+        Command.push_back("-MP");
+    }
+    std::string Errors;
+    Error Failed = runCommandCapturingErrors(Command, Cmd, std::string(TempDir) + "/as-written.stderr", Errors);
+    // A source that reached offload's headers through another header (its errors name them), or
+    // a launch that needs the runtime (the link names offload's symbols): the whole build below.
+    if (!Failed || !StringRef(Errors).contains_insensitive("offload")) {
+      errs() << Errors;
+      if (Failed) {
+        consumeError(std::move(Failed));
+        return 1;
+      }
+      return 0;
+    }
+    consumeError(std::move(Failed));
+    requireCxx20("this build");
   }
 
   BuildSettings S;
