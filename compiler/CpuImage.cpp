@@ -183,6 +183,10 @@ Expected<DeviceImage> lowerCpuBitcode(const std::string &Bitcode, const Toolchai
   std::vector<std::string> Lower = {Tools.Clang, "-c", "-fPIE", O.OptLevel.empty() ? "-O2" : O.OptLevel,
                                     "-Wno-unused-command-line-argument"};
   Lower.insert(Lower.end(), O.CpuArgs.begin(), O.CpuArgs.end());
+  // -Xoffload-device's LLVM options (-mllvm X) reach the code generation too.
+  for (size_t I = 0; I + 1 < O.DeviceArgs.size(); ++I)
+    if (O.DeviceArgs[I] == "-mllvm")
+      Lower.insert(Lower.end(), {"-mllvm", O.DeviceArgs[++I]});
   Lower.insert(Lower.end(), {O.Commands.DryRun ? Bitcode : Loops, "-o", Object});
   if (Error E = runCommand(Lower, O.Commands))
     return E;
