@@ -238,6 +238,8 @@ int main(int argc, char **argv) {
   InitLLVM Init(argc, argv);
   // As the user wrote it (takeUserFlags sorts the flags out of argv).
   const std::vector<std::string> RawArgs(argv + 1, argv + argc);
+  if (!RawArgs.empty() && RawArgs.back() == "-o")  // as g++ says it (it was a link of nothing)
+    fail("missing filename after '-o'");
   // g++'s --help=CLASS (with -Q: which warnings are on): g++'s question, not ours.
   if (llvm::any_of(RawArgs, [](StringRef A) { return A.starts_with("--help="); })) {
     Expected<std::string> Compiler = findTool("g++", {});
