@@ -234,6 +234,17 @@ std::vector<std::string> commandAsWritten(ArrayRef<std::string> Raw) {
   return Out;
 }
 
+/// The host compiler (Name, found as the driver finds it) and the user's command as written.
+std::vector<std::string> hostCommandAsWritten(const std::string &Name, ArrayRef<std::string> Raw) {
+  Expected<std::string> Compiler = findTool(Name, {});
+  if (!Compiler)
+    fail("host compiler: " + toString(Compiler.takeError()));
+  std::vector<std::string> Command = {*Compiler};
+  for (std::string &A : commandAsWritten(Raw))
+    Command.push_back(std::move(A));
+  return Command;
+}
+
 int main(int argc, char **argv) {
   InitLLVM Init(argc, argv);
   // As the user wrote it (takeUserFlags sorts the flags out of argv).
@@ -242,12 +253,7 @@ int main(int argc, char **argv) {
     fail("missing filename after '-o'");
   // g++'s --help=CLASS (with -Q: which warnings are on): g++'s question, not ours.
   if (llvm::any_of(RawArgs, [](StringRef A) { return A.starts_with("--help="); })) {
-    Expected<std::string> Compiler = findTool("g++", {});
-    if (!Compiler)
-      fail("host compiler: " + toString(Compiler.takeError()));
-    std::vector<std::string> Command = {*Compiler};
-    for (std::string &A : commandAsWritten(RawArgs))
-      Command.push_back(std::move(A));
+    std::vector<std::string> Command = hostCommandAsWritten("g++", RawArgs);
     if (Error E = runCommand(Command, CommandOptions{}))
       return consumeError(std::move(E)), 1;
     return 0;
@@ -414,12 +420,7 @@ int main(int argc, char **argv) {
     // No input: g++'s queries (-dumpversion, -dumpmachine, -print-file-name=...,
     // -print-search-dirs, -v, -Q --help=warnings) — libtool, CMake and Makefiles ask the
     // compiler; the host compiler answers, as written (and says "no input files" itself).
-    Expected<std::string> Compiler = findTool(HostCompiler, {});
-    if (!Compiler)
-      fail("host compiler: " + toString(Compiler.takeError()));
-    std::vector<std::string> Command = {*Compiler};
-    for (std::string &A : commandAsWritten(RawArgs))
-      Command.push_back(std::move(A));
+    std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
     if (Error E = runCommand(Command, CommandOptions{})) {  // g++'s output alone (-v: CMake reads it)
       consumeError(std::move(E));  // the host compiler said why
       return 1;
@@ -539,12 +540,7 @@ int main(int argc, char **argv) {
     const std::string HostObject =
         std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
     const std::string Deps = HostObject + ".d";  // as compileUnit names the host compile's
-    Expected<std::string> Compiler = findTool(HostCompiler, {});
-    if (!Compiler)
-      fail("host compiler: " + toString(Compiler.takeError()));
-    std::vector<std::string> Command = {*Compiler};
-    for (std::string &A : commandAsWritten(RawArgs))
-      Command.push_back(std::move(A));
+    std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
     // The object where g++ would write it, so that what g++ writes beside it (-gsplit-dwarf's
     // .dwo, --coverage's .gcno, -fstack-usage's .su) is where g++ puts it, named as g++ names it.
     const std::string Object =
@@ -599,12 +595,7 @@ int main(int argc, char **argv) {
   }
 
   if (ProgramAsWritten) {
-    Expected<std::string> Compiler = findTool(HostCompiler, {});
-    if (!Compiler)
-      fail("host compiler: " + toString(Compiler.takeError()));
-    std::vector<std::string> Command = {*Compiler};
-    for (std::string &A : commandAsWritten(RawArgs))
-      Command.push_back(std::move(A));
+    std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
     Command.push_back("-I" + L.IncludeDir);
     if (User.Deps.Enabled) {  // g++'s own dependency options, as written
       Command.push_back(User.Deps.UserHeadersOnly ? "-MMD" : "-MD");
