@@ -122,3 +122,7 @@ void install_terminate_handler() {
 }
 
 } // namespace offload::rt
+
+namespace offload::detail {
+void throw_error(const std::string &message) { throw offload::error(message); }
+} // namespace offload::detail

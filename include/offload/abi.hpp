@@ -211,9 +211,12 @@ template <class T> inline T *device_object(slot_t s) {
   using global_t = __attribute__((address_space(1))) T;
   return (T *)(global_t *)static_cast<std::uintptr_t>(s);
 #else
-  return reinterpret_cast<T *>(static_cast<std::uintptr_t>(s));
+  return reinterpret_cast<T *>(std::uintptr_t{s});
 #endif
 }
+
+/// A device address as a launch slot (host side).
+inline slot_t address_slot(const volatile void *p) { return reinterpret_cast<std::uintptr_t>(p); }
 
 /// Rebuilds the kernel's argument from its slots (device side, and the CPU device's tests).
 template <class P> inline P from_slots(const slot_t *s) {

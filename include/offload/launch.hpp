@@ -33,6 +33,20 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// Whether the including file has exceptions (g++'s -fno-exceptions defines neither). Without
+// them offload's headers still compile; an error then ends the program with its message and exit
+// status 1, as an uncaught offload::error does (tests/lit/e2e/strict_headers.test).
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#define OFFLOAD_DETAIL_EXCEPTIONS 1
+#else
+#define OFFLOAD_DETAIL_EXCEPTIONS 0
+#endif
+namespace detail {
+/// Throws offload::error(message), from the runtime (a header's `throw` is refused under
+/// -fno-exceptions).
+[[noreturn]] void throw_error(const std::string &message);
+} // namespace detail
+
 /// The device chosen by the runtime: the first GPU that holds an image of the kernel, else the
 /// CPU device.
 inline constexpr int default_device = -1;
@@ -103,7 +117,7 @@ void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
     out[1] = {transfer::literal, nullptr, sizeof(abi::slot_t), abi::slot_t(param.size())};
   } else if constexpr (kind == abi::param_kind::device) {
     out[0] = {transfer::literal, nullptr, sizeof(void *),
-              static_cast<abi::slot_t>(reinterpret_cast<std::uintptr_t>(param.get()))};
+              abi::address_slot(param.get())};
   } else if constexpr (kind == abi::param_kind::literal) {
     out[0] = {transfer::literal, nullptr, sizeof(P), abi::literal_to_slot(param)};
   } else {
@@ -282,8 +296,8 @@ void launch_and_wait(void (*kernel)(P...), const launch_config &config, A &&...a
 /// An offload::range passed to a launch, with the place of the launch call (as config_at).
 struct range_at {
   range items;
-  range_at(const range &r, std::source_location where = std::source_location::current())
-      : items(r), where(where) {}
+  range_at(const range &r, std::source_location at = std::source_location::current())
+      : items(r), where(at) {}
   std::source_location where;
   launch_config config() const { return {{1, 1, 1}, {1, 1, 1}, 0, default_device, where}; }
 };

@@ -48,9 +48,9 @@ inline std::size_t granule_begin(std::size_t unit, std::size_t units, std::size_
 /// the last chunks are empty. Throws offload::error when parts or granule is 0.
 inline std::vector<range> partition(std::size_t n, std::size_t parts, std::size_t granule = 1) {
   if (parts == 0)
-    throw error("offload-cxx: error: offload::partition: zero parts");
+    detail::throw_error("offload-cxx: error: offload::partition: zero parts");
   if (granule == 0)
-    throw error("offload-cxx: error: offload::partition: granule 0");
+    detail::throw_error("offload-cxx: error: offload::partition: granule 0");
   const std::size_t units = n / granule + (n % granule != 0);  // granules, the last maybe partial
   const std::size_t base = units / parts, extra = units % parts;
   std::vector<range> out(parts);
@@ -73,17 +73,17 @@ inline std::vector<range> partition(std::size_t n, std::size_t parts, std::size_
 inline std::vector<range> partition(std::size_t n, std::span<const double> weights,
                                     std::size_t granule = 1) {
   if (weights.empty())
-    throw error("offload-cxx: error: offload::partition: no weights");
+    detail::throw_error("offload-cxx: error: offload::partition: no weights");
   if (granule == 0)
-    throw error("offload-cxx: error: offload::partition: granule 0");
+    detail::throw_error("offload-cxx: error: offload::partition: granule 0");
   long double total = 0;
   for (double w : weights) {
     if (!(w >= 0) || !std::isfinite(w))
-      throw error("offload-cxx: error: offload::partition: a weight is negative or not finite");
+      detail::throw_error("offload-cxx: error: offload::partition: a weight is negative or not finite");
     total += w;
   }
   if (!(total > 0))
-    throw error("offload-cxx: error: offload::partition: the weights sum to 0");
+    detail::throw_error("offload-cxx: error: offload::partition: the weights sum to 0");
   const std::size_t units = n / granule + (n % granule != 0);
   std::vector<range> out(weights.size());
   long double cumulative = 0;
@@ -121,11 +121,11 @@ inline std::vector<int> parse_device_list(std::string_view text) {
       out.push_back(cpu_device);
     } else {
       if (item.empty() || item.size() > 6)
-        throw error("offload-cxx: error: offload: not a device list: '" + std::string(text) + "'");
+        detail::throw_error("offload-cxx: error: offload: not a device list: '" + std::string(text) + "'");
       int value = 0;
       for (char c : item) {
         if (c < '0' || c > '9')
-          throw error("offload-cxx: error: offload: not a device list: '" + std::string(text) + "'");
+          detail::throw_error("offload-cxx: error: offload: not a device list: '" + std::string(text) + "'");
         value = value * 10 + (c - '0');
       }
       out.push_back(value);
@@ -150,7 +150,7 @@ public:
                       std::source_location where = std::source_location::current())
       : devices_(std::move(devices)) {
     if (devices_.empty())
-      throw error("offload-cxx: error: offload::device_set: no devices");
+      detail::throw_error("offload-cxx: error: offload::device_set: no devices");
     queues_.reserve(devices_.size());
     for (int d : devices_)
       queues_.push_back(std::make_unique<offload::queue>(d, where));
@@ -186,7 +186,7 @@ public:
   std::vector<range> partition(std::size_t n, std::span<const double> weights,
                                std::size_t granule = 1) const {
     if (weights.size() != size())
-      throw error("offload-cxx: error: offload::device_set::partition: " +
+      detail::throw_error("offload-cxx: error: offload::device_set::partition: " +
                                   std::to_string(weights.size()) + " weights for " +
                                   std::to_string(size()) + " devices");
     return offload::partition(n, weights, granule);
@@ -195,6 +195,7 @@ public:
   /// Waits for every queue, including those after one that failed; then throws the first
   /// error (in device order), if any.
   void wait_all() {
+#if OFFLOAD_DETAIL_EXCEPTIONS
     std::exception_ptr first;
     for (auto &q : queues_) {
       try {
@@ -206,6 +207,10 @@ public:
     }
     if (first)
       std::rethrow_exception(first);
+#else
+    for (auto &q : queues_)
+      q->wait();
+#endif
   }
 
   /// "GPU 0 (NVIDIA H200), GPU 1 (NVIDIA H200)" or "CPU device (Intel ...)": the devices by

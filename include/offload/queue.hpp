@@ -65,6 +65,7 @@ public:
   ~queue() {
     if (detail::queue_inherited_by_fork(*state_))
       return;  // a child of fork(): the launches are the parent's (waiting here is an error)
+#if OFFLOAD_DETAIL_EXCEPTIONS
     try {
       wait();
     } catch (const std::exception &e) {
@@ -72,6 +73,9 @@ public:
       if (std::uncaught_exceptions() == 0)
         std::exit(1);
     }
+#else
+    wait();
+#endif
   }
 
   /// Enqueues a launch (arguments as for offload::launch) and returns at once.
@@ -188,7 +192,7 @@ private:
 
 inline double elapsed_ms(const event &start, const event &end, std::source_location where) {
   if (!start.state_ || !end.state_)
-    throw error("offload-cxx: error: elapsed_ms at " + std::string(where.file_name()) + ":" +
+    detail::throw_error("offload-cxx: error: elapsed_ms at " + std::string(where.file_name()) + ":" +
                 std::to_string(where.line()) +
                 ": an event that no queue recorded (use the event queue::record() returns)");
   return detail::event_elapsed_ms(*start.state_, *end.state_);

@@ -85,10 +85,12 @@ public:
       end();
       return;
     }
+#if OFFLOAD_DETAIL_EXCEPTIONS
     try {
       end();
     } catch (...) {
     }
+#endif
   }
 
   /// Copies the host's current values of `m` (one of the region's objects) to the device.
