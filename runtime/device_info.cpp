@@ -138,6 +138,10 @@ device_info cpu_info() {
 int gpu_count() { return rt::usable_gpu_count(); }
 
 device_info describe_device(int device) {
+  // The device a launch with no .device would use: the first usable GPU (a kernel's launch takes
+  // the first that holds its image), else the CPU device.
+  if (device == default_device)
+    device = gpu_count() > 0 ? 0 : cpu_device;
   if (device == cpu_device)
     return cpu_info();
   if (device >= 0 && device < gpu_count())

@@ -35,8 +35,9 @@ struct device_info {
 /// under OFFLOAD_DEVICE=cpu).
 int gpu_count();
 
-/// What `device` is: a GPU number below gpu_count() or offload::cpu_device. Throws
-/// offload::error for any other number.
+/// What `device` is: a GPU number below gpu_count(), offload::cpu_device, or
+/// offload::default_device (the first usable GPU, else the CPU device: where a launch without
+/// `.device` runs, for a kernel that GPU has code for). Throws offload::error for any other number.
 device_info describe_device(int device);
 
 /// Every device of this machine: each GPU the offload runtime sees, usable by this program or
