@@ -263,6 +263,15 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
                              "find the bundle's own libraries");
   const std::string DevicesTool = L.ToolsDir + "/offload-cxx-devices";
   std::vector<std::string> Binaries = {DevicesTool};
+  StringMap<std::string> Named;  // a bundle's programs are named by their file names
+  for (const std::string &P : BundlePrograms) {
+    const std::string Name = sys::path::filename(P).str();
+    if (auto [It, New] = Named.try_emplace(Name, P); !New)
+      return createStringError(inconvertibleErrorCode(),
+                               "two programs named '%s' ('%s' and '%s'): a bundle's programs are "
+                               "known by their file names; rename one",
+                               Name.c_str(), It->second.c_str(), P.c_str());
+  }
   for (const std::string &P : BundlePrograms) {
     if (!sys::fs::exists(P))
       return createStringError(inconvertibleErrorCode(), "no such program: '%s'", P.c_str());
@@ -280,8 +289,13 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
       return E;
     if (Error E = writeText(Dir + "/lib/offload-cxx/" + Name + ".archs", join(*Archs, ","), Readable))
       return E;
+    // The name quoted for the shell ("my prog", a quote in it).
+    std::string Quoted = "'";
+    for (char C : Name)
+      Quoted += C == '\'' ? std::string("'\\''") : std::string(1, C);
+    Quoted += "'";
     if (Error E = writeText(Dir + "/" + Name,
-                            "#!/bin/sh\nexec \"$(dirname \"$0\")/run\" " + Name + " \"$@\"\n",
+                            "#!/bin/sh\nexec \"$(dirname \"$0\")/run\" " + Quoted + " \"$@\"\n",
                             Executable))
       return E;
     Binaries.push_back(P);
