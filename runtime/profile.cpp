@@ -8,6 +8,8 @@
 #include <offload/profile.hpp>
 
 #include <atomic>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -176,11 +178,35 @@ std::string trace_text() {
   return trace_json(s.events, s.tracks);
 }
 
-void write_trace(const std::string &path) {
-  // Written whole to FILE.json.tmp, then renamed over FILE.json: an interrupted program never
-  // leaves half a file where a previous good one was.
+/// Where a trace named `path` goes: `%p` replaced by the process id (one file per process), a
+/// symbolic link followed to the file it names (renaming over the link would replace it).
+std::string trace_destination(std::string path) {
+  for (std::size_t at; (at = path.find("%p")) != std::string::npos;)
+    path.replace(at, 2, std::to_string(getpid()));
+  for (int hops = 0; hops < 16; ++hops) {
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
+      break;
+    char target[4096];
+    const ssize_t n = readlink(path.c_str(), target, sizeof target - 1);
+    if (n <= 0)
+      break;
+    target[n] = '\0';
+    const std::string t(target);
+    const std::size_t slash = path.rfind('/');
+    path = t.front() == '/' || slash == std::string::npos ? t : path.substr(0, slash + 1) + t;
+  }
+  return path;
+}
+
+void write_trace(const std::string &named) {
+  // Written whole to a file of this process's own, then renamed over FILE.json: an interrupted
+  // program never leaves half a file where a previous good one was, and processes that share
+  // the path (a fork, several ranks) never write into one temporary file (the last one's
+  // timeline stays: `%p` in the name gives each its own).
+  const std::string path = trace_destination(named);
   const std::string text = trace_text();
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = path + "." + std::to_string(getpid()) + ".tmp";
   std::FILE *f = std::fopen(tmp.c_str(), "wb");
   bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
   if (f)
@@ -189,7 +215,7 @@ void write_trace(const std::string &path) {
     return;
   const int why = errno;
   std::remove(tmp.c_str());
-  std::fprintf(stderr, "offload-cxx: error: OFFLOAD_TRACE=%s: the timeline could not be written (%s)\n",
+  std::fprintf(stderr, "offload-cxx: warning: OFFLOAD_TRACE=%s: the timeline could not be written (%s)\n",
                path.c_str(), std::strerror(why));
 }
 
