@@ -213,12 +213,9 @@ Error makeBundle(const Layout &L) {
     return createStringError(EC, "cannot create a folder in '%s'", Parent.c_str());
   const std::string StagePath(Stage);
   InterruptedBundle.Stage = StagePath;
-  sys::SetInterruptFunction([] {  // SIGINT, SIGTERM, SIGHUP: nothing half-made is left
-    if (!InterruptedBundle.Stage.empty())
-      sys::fs::remove_directories(InterruptedBundle.Stage);
-    if (!InterruptedBundle.Temp.empty())
-      sys::fs::remove_directories(InterruptedBundle.Temp);
-  });
+  // SIGINT, SIGTERM, SIGHUP: nothing half-made is left (async-signal-safe: Subprocess.h).
+  removeOnSignal(StagePath);
+  sys::SetInterruptFunction([] { runSignalCleanup(); });
   size_t Libraries = 0;
   if (Error E = fillBundle(L, StagePath, Libraries)) {
     sys::fs::remove_directories(StagePath);
@@ -251,6 +248,7 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
   if (std::error_code EC = sys::fs::createUniqueDirectory("offload-cxx-bundle", Temp))
     return errorCodeToError(EC);
   InterruptedBundle.Temp = std::string(Temp);
+  removeOnSignal(InterruptedBundle.Temp);
   scope_exit RemoveTemp([&] {
     sys::fs::remove_directories(Temp);
     InterruptedBundle.Temp.clear();

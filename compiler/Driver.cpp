@@ -500,14 +500,11 @@ int main(int argc, char **argv) {
   if (!SaveTemps) {
     OnFailure.TempDir = std::string(TempDir);
     // Interrupted (SIGINT, SIGTERM, SIGHUP): the temporary folder goes too.
-    sys::SetInterruptFunction([] {
-      if (!OnFailure.TempDir.empty())
-        sys::fs::remove_directories(OnFailure.TempDir);
-    });
+    removeOnSignal(OnFailure.TempDir);
+    sys::SetInterruptFunction([] { runSignalCleanup(); });
     // A closed pipe on stderr (`offload-cxx ... 2>&1 | head -c 10`): the same, then exit 1.
     sys::SetOneShotPipeSignalFunction([] {
-      if (!OnFailure.TempDir.empty())
-        sys::fs::remove_directories(OnFailure.TempDir);
+      runSignalCleanup();
       ::_exit(1);
     });
   }

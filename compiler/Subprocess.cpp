@@ -10,7 +10,12 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -151,6 +156,41 @@ Expected<std::string> findTool(StringRef Name, ArrayRef<std::string> Candidates)
   if (ErrorOr<std::string> P = sys::findProgramByName(Name))
     return *P;
   return createStringError(inconvertibleErrorCode(), "cannot find '%s'", Name.str().c_str());
+}
+
+namespace {
+char RmProgram[] = "/bin/rm";
+char RmForce[] = "-rf";
+char RmEnd[] = "--";
+constexpr int MaxCleanupDirs = 4;
+char *RmArgv[3 + MaxCleanupDirs + 1] = {RmProgram, RmForce, RmEnd};
+std::atomic<int> CleanupDirs{0};
+} // namespace
+
+void removeOnSignal(const std::string &Dir) {
+  const int N = CleanupDirs.load();
+  if (N >= MaxCleanupDirs)
+    return;
+  RmArgv[3 + N] = ::strdup(Dir.c_str());  // kept for the process's life
+  CleanupDirs.store(N + 1);
+}
+
+void runSignalCleanup() noexcept {
+  if (CleanupDirs.load() == 0)
+    return;
+  const int Saved = errno;
+  const pid_t Child = ::_Fork();  // unlike fork(), async-signal-safe (glibc 2.34)
+  if (Child == 0) {
+    char *NoEnvironment[] = {nullptr};
+    ::execve(RmProgram, RmArgv, NoEnvironment);
+    ::_exit(127);
+  }
+  if (Child > 0) {
+    int Status;
+    while (::waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  errno = Saved;
 }
 
 } // namespace offload::compiler

@@ -64,4 +64,12 @@ void reportTime(llvm::StringRef What, double Milliseconds, const CommandOptions 
 /// The path of program Name: the first of Candidates that exists, else Name found on PATH.
 llvm::Expected<std::string> findTool(llvm::StringRef Name, llvm::ArrayRef<std::string> Candidates);
 
+/// Folders an interrupted command removes (SIGINT, SIGTERM, SIGHUP, a closed pipe): kept as a
+/// ready `rm -rf -- DIRS` command line, because a signal handler may do only async-signal-safe
+/// work (removing a tree with LLVM's functions allocates: a SIGINT during malloc aborted the
+/// driver with "corrupted double-linked list"). Up to four folders; a later call adds to them.
+void removeOnSignal(const std::string &Dir);
+/// From a signal handler: runs that command and waits for it (_Fork, execve, waitpid only).
+void runSignalCleanup() noexcept;
+
 } // namespace offload::compiler

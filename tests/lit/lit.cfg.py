@@ -12,7 +12,8 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.offload_cxx_bin_dir), "tests", "lit")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs", "guide.test.py"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs", "guide.test.py",
+                   "interrupted_build.test.py"]
 
 # --param offload_archs=sm_90,host (ctest's lit-e2e-sm_90): every program is built for those
 # architectures as well, so that a failure only a GPU build shows is a red test on a machine
