@@ -246,6 +246,11 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
     consumeError(M.takeError());
     M = Manifest{};
   }
+  // A file compiled as written reaches no barrier itself (it never names offload): its exports
+  // need no CPU image (one, compiled with its -std=c++17, failed on offload's headers).
+  if (M && S.AsWritten)
+    for (ManifestExport &E : M->Exports)
+      E.UsesBarriers = false;
   if (!M) {
     reportOnce(*Running, S.Commands, ClangDiagnostics);
     return M.takeError();
@@ -255,6 +260,10 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
     return Fail(Tools.takeError());
   Expected<DeviceImageFile> DeviceCode =
       compileDeviceCode(*M, *Tools, deviceOptions(S, TempStem));
+  if (!DeviceCode && S.AsWritten) {  // as written it compiled: it simply offers nothing
+    consumeError(DeviceCode.takeError());
+    DeviceCode = compileDeviceCode(Manifest{}, *Tools, deviceOptions(S, TempStem));
+  }
   if (!DeviceCode)
     return Fail(DeviceCode.takeError());
   return CompiledUnit{std::move(*Running), HostObject, std::move(*DeviceCode),

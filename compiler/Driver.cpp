@@ -206,7 +206,13 @@ std::vector<std::string> compileArgs() {
 /// not, it is first compiled as the user wrote it (compileAsWritten).
 bool mentionsOffload(const std::string &Source) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Source);
-  return !Text || StringRef((*Text)->getBuffer()).contains_insensitive("offload");
+  if (!Text)
+    return true;
+  // Its headers (offload/...), its names (offload::) or its macros (OFFLOAD_KERNEL): the word
+  // in a comment is not a use. Offload's headers reached through a project header are found by
+  // the compile as written (its dependencies).
+  const StringRef T = (*Text)->getBuffer();
+  return T.contains("offload/") || T.contains("offload::") || T.contains("OFFLOAD_");
 }
 
 /// The user's command line for the host compiler, as written: offload-cxx's own options out
