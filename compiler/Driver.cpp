@@ -30,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <map>
 #include <unistd.h>
 
 using namespace llvm;
@@ -353,9 +354,17 @@ int main(int argc, char **argv) {
            llvm::is_contained({".c", ".i", ".ii", ".s", ".S", ".sx", ".cp", ".CPP"},
                               sys::path::extension(In));
   };
+  // Each source read once for its mention of offload (three decisions below ask).
+  std::map<std::string, bool> Mentions;
+  auto mentions = [&](const std::string &In) {
+    auto [It, New] = Mentions.try_emplace(In, false);
+    if (New)
+      It->second = mentionsOffload(In);
+    return It->second;
+  };
   const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
                               !SaveTemps && hostInput(Inputs[0]) && User.OtherOutput.empty() &&
-                              (Inputs[0] == "-" || !mentionsOffload(Inputs[0]));
+                              (Inputs[0] == "-" || !mentions(Inputs[0]));
   // A program whose sources never mention offload, linked with objects that never use it: the
   // whole command is g++'s, as written (a one-step `offload-cxx -std=c++14 a.cpp -o a`).
   const bool ProgramAsWritten =
@@ -380,11 +389,11 @@ int main(int argc, char **argv) {
         }
         return Code->empty();
       }) &&
-      llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentionsOffload(In); }) &&
+      llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); }) &&
       !needsOffloadRuntime(std::vector<std::string>(Inputs.begin(), Inputs.end()));
   // C++20 is required of what uses offload: a source that mentions it, or a pass of ours.
   if (!AsWrittenFirst && !ProgramAsWritten && (Pass != "all" || llvm::any_of(Inputs, hostInput))) {
-    const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentionsOffload(In); });
+    const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); });
     requireCxx20(Using != Inputs.end() ? *Using : Inputs.empty() ? std::string("this build") : Inputs[0]);
   }
   if (!User.OtherOutput.empty() && Pass == "all") {
