@@ -50,18 +50,32 @@ std::string generateCpuSource(const Manifest &M) {
 
 namespace {
 
-/// Keeps only what the entries need of their own: see CpuImage.h. Bodies of external functions
-/// that may reach a barrier stay as available_externally: the device link inlines them into the
-/// barrier kernels that call them (from any file), and drops what is left.
-Error reduceToEntries(Module &M) {
-  const DenseSet<const Function *> KeepBodies = functionsReachingBarriers(M);
-  std::vector<std::string> NoBarriers;
-  SmallVector<GlobalValue *, 8> Kept;
+/// Before clang optimises the image: every external definition other than an entry becomes
+/// linkonce_odr, and those that may reach a barrier are kept in llvm.compiler.used. Returns the
+/// names of the external definitions, in two lists: kept for the link, and the others.
+///
+/// Why linkonce_odr: except for the bodies kept for the link, the program's own copy of an
+/// external function (the user's host compile, often another compiler's) is the one that runs,
+/// so what the optimiser may learn from clang's body of it must not be used. From an exact
+/// (external) definition LLVM learns facts about that body — arguments it does not read passed
+/// as poison (dead-argument elimination), attributes it infers — which the host compiler's body
+/// need not honour: a kernel whose clang body did not read a span was called with a poison
+/// pointer, and g++'s body read it (kernelfuzz k10090_22: SIGSEGV at address 0xc). An ODR
+/// definition "may be replaced by an equivalent one optimised differently", which is the case
+/// here: LLVM inlines it but takes no interprocedural facts from it.
+struct ExternalDefinitions {
+  std::vector<std::string> ReachBarriers, Others;
+};
+
+ExternalDefinitions prepareForOptimisation(Module &M) {
   for (StringRef Name : {"llvm.global_ctors", "llvm.global_dtors", "llvm.used", "llvm.compiler.used"})
     if (GlobalVariable *GV = M.getNamedGlobal(Name))
       GV->eraseFromParent();
+  const DenseSet<const Function *> ReachBarriers = functionsReachingBarriers(M);
+  ExternalDefinitions Defs;
+  SmallVector<GlobalValue *, 8> Kept;
   for (Function &F : M) {
-    if (F.isDeclaration())
+    if (F.isDeclaration() || !F.hasExternalLinkage())
       continue;
     if (F.getName().starts_with(CpuEntryPrefix)) {
       // weak_odr: the same instantiation launched from several files is one entry.
@@ -69,22 +83,35 @@ Error reduceToEntries(Module &M) {
       F.setVisibility(GlobalValue::DefaultVisibility);
       continue;
     }
-    if (F.hasExternalLinkage()) {
-      if (KeepBodies.contains(&F)) {
-        F.setLinkage(GlobalValue::AvailableExternallyLinkage);
-        Kept.push_back(&F);
-      } else {
-        NoBarriers.push_back(F.getName().str());
-        F.deleteBody();
-      }
-      F.setComdat(nullptr);
+    F.setLinkage(GlobalValue::LinkOnceODRLinkage);
+    F.setComdat(nullptr);
+    if (ReachBarriers.contains(&F)) {
+      Defs.ReachBarriers.push_back(F.getName().str());
+      Kept.push_back(&F);
+    } else {
+      Defs.Others.push_back(F.getName().str());
     }
   }
-  recordNoBarriers(M, NoBarriers);
-  // The link takes an available_externally body only where the modules linked before it
-  // call it: kept "used" until the device link has every file (linkDeviceBitcode drops it), so
-  // a barrier in a function of kernels.o reaches a kernel of main.o whatever their order.
   appendToCompilerUsed(M, Kept);
+  return Defs;
+}
+
+/// After clang optimised the image, keeps only what the entries need of their own: see
+/// CpuImage.h. Bodies of external functions that may reach a barrier stay as
+/// available_externally: the device link inlines them into the barrier kernels that call them
+/// (from any file), and drops what is left; the other external functions become declarations.
+Error reduceToEntries(Module &M, const ExternalDefinitions &Defs) {
+  for (const std::string &Name : Defs.ReachBarriers)
+    if (Function *F = M.getFunction(Name); F && !F->isDeclaration())
+      F->setLinkage(GlobalValue::AvailableExternallyLinkage);
+  for (const std::string &Name : Defs.Others)
+    if (Function *F = M.getFunction(Name); F && !F->isDeclaration())
+      F->deleteBody();  // and ExternalLinkage again
+  // The link takes an available_externally body only where the modules linked before it
+  // call it: kept "used" (prepareForOptimisation) until the device link has every file
+  // (linkDeviceBitcode drops it), so a barrier in a function of kernels.o reaches a kernel of
+  // main.o whatever their order.
+  recordNoBarriers(M, Defs.Others);
   for (GlobalVariable &GV : M.globals())
     if (!GV.isDeclaration() && (GV.hasExternalLinkage() || GV.hasCommonLinkage())) {
       GV.setInitializer(nullptr);
@@ -114,6 +141,18 @@ static Expected<std::unique_ptr<Module>> readBitcode(const std::string &Path, LL
   return Mod;
 }
 
+/// clang compiling CPU-image bitcode (-c): the user's -O, -march/-mtune and -f flags (the
+/// optimiser's and the code generator's choices), and -Xoffload-device's LLVM options (-mllvm X).
+static std::vector<std::string> clangOnBitcode(const Toolchain &Tools, const DevicePassOptions &O) {
+  std::vector<std::string> Args = {Tools.Clang, "-c", O.OptLevel.empty() ? "-O2" : O.OptLevel,
+                                   "-Wno-unused-command-line-argument"};
+  Args.insert(Args.end(), O.CpuArgs.begin(), O.CpuArgs.end());
+  for (size_t I = 0; I + 1 < O.DeviceArgs.size(); ++I)
+    if (O.DeviceArgs[I] == "-mllvm")
+      Args.insert(Args.end(), {"-mllvm", O.DeviceArgs[++I]});
+  return Args;
+}
+
 Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tools,
                                         const DevicePassOptions &O) {
   const std::string Source = O.TempDir + "/" + O.TempStem + ".cpu.cpp";
@@ -135,8 +174,26 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
     Compile.insert(Compile.end(), {"-include-pch", *Pch});
   if (!O.DepFlag.empty())
     Compile.insert(Compile.end(), {O.DepFlag, "-MF", Bitcode + ".d"});
-  Compile.insert(Compile.end(), {Source, "-o", Bitcode});
+  // clang's front end only: the optimisation runs once the external definitions are prepared
+  // (prepareForOptimisation says why).
+  const std::string FrontEnd = Bitcode + ".front-end.bc";
+  Compile.insert(Compile.end(), {"-Xclang", "-disable-llvm-passes", Source, "-o", FrontEnd});
   if (Error E = runCommand(Compile, O.Commands))
+    return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",
+                             M.Source.c_str(), toString(std::move(E)).c_str());
+  ExternalDefinitions Defs;
+  if (!O.Commands.DryRun) {
+    LLVMContext Ctx;
+    Expected<std::unique_ptr<Module>> Mod = readBitcode(FrontEnd, Ctx);
+    if (!Mod)
+      return Mod.takeError();
+    Defs = prepareForOptimisation(**Mod);
+    if (Error E = writeBitcode(**Mod, FrontEnd))
+      return E;
+  }
+  std::vector<std::string> Optimise = clangOnBitcode(Tools, O);
+  Optimise.insert(Optimise.end(), {"-emit-llvm", FrontEnd, "-o", Bitcode});
+  if (Error E = runCommand(Optimise, O.Commands))
     return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",
                              M.Source.c_str(), toString(std::move(E)).c_str());
   if (O.Commands.DryRun)
@@ -145,7 +202,7 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   Expected<std::unique_ptr<Module>> Mod = readBitcode(Bitcode, Ctx);
   if (!Mod)
     return Mod.takeError();
-  if (Error E = reduceToEntries(**Mod))
+  if (Error E = reduceToEntries(**Mod, Defs))
     return E;
   if (Error E = writeBitcode(**Mod, Bitcode))
     return E;
@@ -179,14 +236,8 @@ Expected<DeviceImage> lowerCpuBitcode(const std::string &Bitcode, const Toolchai
   if (!O.Commands.DryRun)
     if (Error E = formLoops(Bitcode, Loops, O))
       return E;
-  // The user's -O, -march/-mtune and -f flags here too: the code generator's choices.
-  std::vector<std::string> Lower = {Tools.Clang, "-c", "-fPIE", O.OptLevel.empty() ? "-O2" : O.OptLevel,
-                                    "-Wno-unused-command-line-argument"};
-  Lower.insert(Lower.end(), O.CpuArgs.begin(), O.CpuArgs.end());
-  // -Xoffload-device's LLVM options (-mllvm X) reach the code generation too.
-  for (size_t I = 0; I + 1 < O.DeviceArgs.size(); ++I)
-    if (O.DeviceArgs[I] == "-mllvm")
-      Lower.insert(Lower.end(), {"-mllvm", O.DeviceArgs[++I]});
+  std::vector<std::string> Lower = clangOnBitcode(Tools, O);
+  Lower.insert(Lower.begin() + 2, "-fPIE");  // before the user's flags (-fno-pie wins)
   Lower.insert(Lower.end(), {O.Commands.DryRun ? Bitcode : Loops, "-o", Object});
   if (Error E = runCommand(Lower, O.Commands))
     return E;

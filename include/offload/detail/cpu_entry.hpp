@@ -29,8 +29,17 @@ using cpu_workgroup_fn = void (*)(const abi::slot_t *slots);
 /// work-items, split at the barriers of a kernel that reaches any (compiler/CpuWorkItemLoops.cpp,
 /// which finds it by name and reads `current_cpu_item` at the offsets asserted below), or, where
 /// it cannot, makes the entry run the workgroup as fibers.
+///
+/// The kernel is inlined into it whatever its size, as into the GPU entries: its loops are the
+/// kernel's own code, which the compiler can vectorise over the work-items; a call per work-item
+/// could not be (a kernel above the inliner's threshold ran 5x slower, and called the program's
+/// own copy of the kernel).
 template <auto Kernel, class... P> [[gnu::noinline]] void cpu_work_items(P... args) {
+#if defined(__clang__)
+  [[clang::always_inline]] Kernel(static_cast<P>(args)...);
+#else
   Kernel(static_cast<P>(args)...);
+#endif
 }
 static_assert(offsetof(cpu_item, thread) == 0 && offsetof(cpu_item, block_dim) == 24 &&
                   sizeof(dim3) == 12 && sizeof(cpu_item) == 48,
