@@ -5,6 +5,7 @@
 #include "CrossFileCallees.h"
 
 #include "HostMetadataPass.h"
+#include "HostPass.h"
 #include "ObjectFiles.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -235,7 +236,7 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   std::string ClangDiagnostics;
   std::vector<std::string> DepFiles;
   if (!S.DepFlag.empty()) {  // each compile's own (DepFile.h merges them)
-    DepFiles.push_back(HostObject + ".d");
+    DepFiles.push_back(hostDepFile(S.TempDir, HostObject));
     DepFiles.push_back(S.TempDir + "/" + TempStem + ".metadata.d");
     for (const OffloadArch &Arch : S.Archs)
       DepFiles.push_back(S.TempDir + "/" + TempStem + "." + Arch.name() + ".bc.d");

@@ -18,6 +18,7 @@
 // unlike DT_RUNPATH, DT_RPATH is searched before LD_LIBRARY_PATH, and applies to the libraries
 // those libraries load, so a node's own libstdc++, libLLVM or libomp — on the library path or
 // not — never replaces the bundle's (docs/design.md, "Bundles").
+#include "BundleUserFiles.h"
 #include "Commands.h"
 #include "ObjectFiles.h"
 #include "Subprocess.h"
@@ -217,9 +218,16 @@ Error makeBundle(const Layout &L) {
   removeOnSignal(StagePath);
   sys::SetInterruptFunction([] { runSignalCleanup(); });
   size_t Libraries = 0;
-  if (Error E = fillBundle(L, StagePath, Libraries)) {
+  Error Filled = fillBundle(L, StagePath, Libraries);
+  // What the user put in the old bundle (data, notes) goes into the new one: its marker lists
+  // what offload-cxx wrote (BundleUserFiles.h).
+  if (!Filled)
+    Filled = recordBundleContents(StagePath, StringRef(BundleMarker).drop_front());
+  if (!Filled && sys::fs::exists(Dest))
+    Filled = carryUserFiles(Dest, StagePath, StringRef(BundleMarker).drop_front());
+  if (Filled) {
     sys::fs::remove_directories(StagePath);
-    return E;
+    return Filled;
   }
   if (sys::fs::exists(Dest))
     if (std::error_code EC = sys::fs::remove_directories(Dest)) {

@@ -43,8 +43,9 @@ std::string generateCpuSource(const Manifest &M) {
   // a plain C++ loop in the header (run_workgroup_on_cpu, until 2026-12-04) could not.
   for (const ManifestKernel &K : M.Kernels)
     OS << "\n// " << K.Name << " (" << K.DeclaredAt << ")\n"
-       << "extern \"C\" void " << cpuEntryName(K) << "(const offload::abi::slot_t *slots) {\n"
-       << "  offload::detail::run_workgroup_as_loops<" << K.Callee << ">(slots);\n}\n";
+       << lineDirective(M, K)  // the entry on one line, numbered as the kernel's declaration
+       << "extern \"C\" void " << cpuEntryName(K) << "(const offload::abi::slot_t *slots) {"
+       << " offload::detail::run_workgroup_as_loops<" << K.Callee << ">(slots); }\n";
   return S;
 }
 

@@ -44,8 +44,11 @@ std::string generateDeviceSource(const Manifest &M) {
      << "#include <offload/detail/device_entry.hpp>\n\n"
      << "#pragma omp begin declare target\n";
   for (const ManifestKernel &K : M.Kernels) {
-    OS << "\n// " << K.Name << " (" << K.DeclaredAt << ")\n"
-       << "extern \"C\" OFFLOAD_IMPL_ENTRY __attribute__((visibility(\"protected\"))) void "
+    OS << "\n// " << K.Name << " (" << K.DeclaredAt << ")\n";
+    // The entry on one line, numbered as the kernel's declaration (lineDirective).
+    std::string Entry;
+    raw_string_ostream ES(Entry);
+    ES << "extern \"C\" OFFLOAD_IMPL_ENTRY __attribute__((visibility(\"protected\"))) void "
        << K.Entry << "(void *dyn_ptr";
     unsigned Slots = 0;
     std::vector<bool> Restrict;  // per slot: a read-only, unaliased pointer
@@ -58,20 +61,21 @@ std::string generateDeviceSource(const Manifest &M) {
     // A read-only unaliased slot is a `const void *__restrict__` parameter of the entry (the same
     // 8 bytes): the noalias, read-only kernel argument NVIDIA loads through ld.global.nc.
     for (unsigned I = 0; I < Slots; ++I)
-      OS << (Restrict[I] ? ", const void *__restrict__ s" : ", offload::abi::slot_t s") << I;
-    OS << ") {\n";
-    OS << "  using kernel_t = decltype(" << K.Callee << ");\n";
+      ES << (Restrict[I] ? ", const void *__restrict__ s" : ", offload::abi::slot_t s") << I;
+    ES << ") {";
+    ES << " using kernel_t = decltype(" << K.Callee << ");";
     for (size_t I = 0; I < K.Params.size(); ++I)
-      OS << "  static_assert(offload::detail::param_kind_is<kernel_t, " << I << ">(\""
+      ES << " static_assert(offload::detail::param_kind_is<kernel_t, " << I << ">(\""
          << offload::abi::param_kind_name(K.Params[I].Kind) << "\"), \"offload-cxx: parameter " << I << " of " << K.Name
-         << " is classified differently by the tool and offload/abi.hpp\");\n";
-    OS << "  offload::detail::call_from_slots<" << K.Callee << ">(";
+         << " is classified differently by the tool and offload/abi.hpp\");";
+    ES << " offload::detail::call_from_slots<" << K.Callee << ">(";
     for (unsigned I = 0; I < Slots; ++I)
-      OS << (I ? ", " : "")
+      ES << (I ? ", " : "")
          << (Restrict[I] ? "offload::abi::slot_t(reinterpret_cast<__UINTPTR_TYPE__>(s" +
                                std::to_string(I) + "))"
                          : "s" + std::to_string(I));
-    OS << ");\n}\n";
+    ES << "); }";
+    OS << lineDirective(M, K) << Entry << "\n";
   }
   OS << "\n#pragma omp end declare target\n";
   return S;

@@ -551,7 +551,7 @@ int main(int argc, char **argv) {
     const std::string Source = Inputs[0];
     const std::string HostObject =
         std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
-    const std::string Deps = HostObject + ".d";  // as compileUnit names the host compile's
+    const std::string Deps = hostDepFile(TempDir, HostObject);  // as compileUnit names it
     std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
     // The object where g++ would write it, so that what g++ writes beside it (-gsplit-dwarf's
     // .dwo, --coverage's .gcno, -fstack-usage's .su) is where g++ puts it, named as g++ names it.
@@ -664,6 +664,8 @@ int main(int argc, char **argv) {
     if (!Opt.empty())
       O.CompileArgs.push_back(Opt);
     O.CompileArgs.insert(O.CompileArgs.end(), User.Debug.begin(), User.Debug.end());
+    if (SaveTemps)  // g++'s temporaries too (.ii, .s), beside its object, as g++ names them
+      O.CompileArgs.push_back("-save-temps");
     for (const std::string &F : HostFlags)
       O.CompileArgs.push_back(F);
     for (const std::string &D : LinkDirs)
@@ -686,15 +688,36 @@ int main(int argc, char **argv) {
       if (!isCxxSource(Source))
         fail("-c compiles C++ sources; '" + Source + "' is not one");
       HostPassOptions HO = hostOptions();
-      const std::string HostObject =
-          std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
       const std::string Object =
           Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
+      // The host compiler writes the object where g++ would, so that what it writes beside it
+      // (-gsplit-dwarf's .dwo, --coverage's .gcno and the .gcda path in the object,
+      // -fstack-usage's .su) is where g++ puts it, named as g++ names it; the device code is
+      // then added to that object in place. An output that is not a plain file (-o /dev/null)
+      // gets the object made beside the temporaries (compileToObject).
+      sys::fs::file_status OutStatus;
+      const bool SpecialOutput = !sys::fs::status(Object, OutStatus) && sys::fs::exists(OutStatus) &&
+                                 !sys::fs::is_regular_file(OutStatus);
+      // (Compiled as written, the object is already there: its copy is among the temporaries.)
+      const std::string HostObject =
+          SpecialOutput || AsWritten
+              ? std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o"
+              : Object;
+      // Interrupted, or failed below: no object (a host-only object would look up to date).
+      const bool Removable = HostObject == Object && mayReplaceOnFailure(Object);
+      if (Removable)
+        removeOnSignal(Object);
       std::vector<std::string> DepFiles;
       // A source that defines and launches no kernel (and exports no device function) is left
       // as the host compiler wrote it: nothing to embed.
-      check(compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
-                            HostObject, Object, /*SkipWithoutKernels=*/true, &DepFiles));
+      if (Error E = compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
+                                    HostObject, Object, /*SkipWithoutKernels=*/true, &DepFiles)) {
+        if (Removable)  // as g++ leaves no object after an error
+          sys::fs::remove(Object);
+        check(std::move(E));
+      }
+      if (Removable)
+        keepAfterSignal(Object);
       if (User.Deps.Enabled && !DryRun)
         writeDepFile(DepFiles, Object, std::string(TempDir));
     }

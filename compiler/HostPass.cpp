@@ -316,6 +316,10 @@ Error emitRegistrationObject(Module &M, StringRef ObjectPath) {
   return Error::success();
 }
 
+std::string hostDepFile(StringRef TempDir, StringRef HostObject) {
+  return (TempDir + "/" + sys::path::filename(HostObject) + ".d").str();
+}
+
 Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
                                                       const HostPassOptions &O,
                                                       const std::string &Object) {
@@ -334,7 +338,7 @@ Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
                                       "-fstack-clash-protection", "-Wno-unknown-pragmas"};
   appendUserCompileFlags(Compile, O.CompileArgs);
   if (!O.DepFlag.empty())
-    Compile.insert(Compile.end(), {O.DepFlag, "-MF", Object + ".d"});
+    Compile.insert(Compile.end(), {O.DepFlag, "-MF", hostDepFile(O.TempDir, Object)});
   Compile.insert(Compile.end(), {"-c", Source, "-o", Object});
   return Compile;
 }

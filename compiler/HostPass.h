@@ -50,6 +50,10 @@ llvm::Expected<std::string> compileHostObject(const std::string &Source,
                                               const HostPassOptions &Options,
                                               const std::string &Object);
 
+/// Where the host compile of HostObject writes its dependencies (-MF): among the temporaries
+/// in TempDir, never beside a user's object (the -c object is written in place).
+std::string hostDepFile(llvm::StringRef TempDir, llvm::StringRef HostObject);
+
 /// The host compiler's command that compiles Source into Object.
 llvm::Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
                                                             const HostPassOptions &Options,

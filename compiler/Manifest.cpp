@@ -9,6 +9,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/ADT/StringExtras.h"
@@ -36,6 +37,22 @@ void Manifest::addKernel(ManifestKernel K) {
 bool includablePath(StringRef Path) {
   return !Path.contains('\n') && !Path.contains('\r') &&
          !(Path.contains('"') && Path.contains('>'));
+}
+
+std::string lineDirective(const Manifest &M, const ManifestKernel &K) {
+  const auto [File, Line] = StringRef(K.DeclaredAt).rsplit(':');
+  unsigned Number = 0;
+  if (File.empty() || Line.getAsInteger(10, Number) || Number == 0)
+    return "";
+  // DeclaredAt names the file only: the source's path where it is the source.
+  const StringRef Path = sys::path::filename(M.Source) == File ? StringRef(M.Source) : File;
+  std::string Escaped;
+  for (char C : Path) {
+    if (C == '"' || C == '\\')
+      Escaped += '\\';
+    Escaped += C;
+  }
+  return "#line " + std::to_string(Number) + " \"" + Escaped + "\"\n";
 }
 
 std::string includeDirective(StringRef Path) {

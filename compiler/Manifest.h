@@ -73,6 +73,11 @@ struct Manifest {
 /// the path holds a '"' (a header name has no escapes). Paths no #include can name (a '"' and a
 /// '>', a newline) are refused by the driver (includablePath).
 std::string includeDirective(llvm::StringRef Path);
+/// A `#line` directive that makes the next line of a generated source the kernel K's declaration
+/// line in M's source (or the header K is declared in): an error that clang reports in a
+/// generated entry (a `long double` parameter on a GPU) names the user's line, never a temporary
+/// file. Empty where K's line is unknown.
+std::string lineDirective(const Manifest &M, const ManifestKernel &K);
 /// Whether a generated source can #include Path.
 bool includablePath(llvm::StringRef Path);
 

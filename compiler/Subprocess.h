@@ -69,6 +69,9 @@ llvm::Expected<std::string> findTool(llvm::StringRef Name, llvm::ArrayRef<std::s
 /// work (removing a tree with LLVM's functions allocates: a SIGINT during malloc aborted the
 /// driver with "corrupted double-linked list"). Up to four folders; a later call adds to them.
 void removeOnSignal(const std::string &Dir);
+/// Takes back the last removeOnSignal, if it named Path (an output finished: a signal after
+/// this point leaves it).
+void keepAfterSignal(const std::string &Path);
 /// From a signal handler: runs that command and waits for it (_Fork, execve, waitpid only).
 void runSignalCleanup() noexcept;
 

@@ -49,3 +49,19 @@ message("${devices}")
 if(NOT rc EQUAL 0 OR NOT devices MATCHES "vecops-demo runs here \\(its host code\\)")
   message(FATAL_ERROR "offload-cxx devices from the install prefix failed (${rc})")
 endif()
+
+# The build tree is a package too (issue 32, item 6): find_package(OffloadCxx) with
+# OffloadCxx_DIR=<this build> builds and runs the same example with the build's own driver.
+set(from_build ${WORK_DIR}/example-from-build)
+file(REMOVE_RECURSE ${from_build})
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${EXAMPLE_DIR} -B ${from_build} -G Ninja
+                        -DCMAKE_MAKE_PROGRAM=${NINJA} -DCMAKE_CXX_COMPILER=g++
+                        -DOffloadCxx_DIR=${BUILD_DIR} "-DOFFLOAD_ARCHS=host"
+                COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${from_build} COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${from_build}/vecops-demo
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+message("${out}${err}")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "cmake-project: all checks passed on CPU device")
+  message(FATAL_ERROR "vecops-demo built against the build tree failed (${rc})")
+endif()
