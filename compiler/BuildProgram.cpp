@@ -13,23 +13,6 @@ using namespace llvm;
 
 namespace offload::compiler {
 
-/// What g++ writes beside a program it compiles and links in one step (-gsplit-dwarf's .dwo,
-/// --coverage's .gcno, -fstack-usage's .su) is named `<program>-<source stem>.<ext>` beside the
-/// program (`a-` without -o); the host compile of Source into a temporary object is told so
-/// (GCC's -dumpdir/-dumpbase, which its driver passes itself), unless the user named them.
-static void nameSideOutputsAsOneStep(std::vector<std::string> &Command, const HostPassOptions &Host,
-                                     StringRef Source, StringRef Output) {
-  const StringRef Compiler = sys::path::filename(Host.HostCompiler);
-  if (!Compiler.contains("g++") && !Compiler.contains("gcc"))
-    return;
-  for (StringRef Arg : Host.CompileArgs)
-    if (Arg.starts_with("-dumpdir") || Arg.starts_with("-dumpbase"))
-      return;
-  const std::string Dir = Output.empty() ? "a-" : (Output + "-").str();
-  Command.insert(Command.end(), {"-dumpdir", Dir, "-dumpbase", sys::path::filename(Source).str(),
-                                 "-dumpbase-ext", sys::path::extension(Source).str()});
-}
-
 Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
                    ArrayRef<std::string> Archives, ArrayRef<std::string> MetadataFlags,
                    const HostPassOptions &Host, const std::string &Output,
@@ -78,7 +61,10 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     Expected<std::vector<std::string>> Command = hostCompileCommand(In, Host, HostObject);
     if (!Command)
       return Command.takeError();
-    nameSideOutputsAsOneStep(*Command, Host, In, Output);
+    // What g++ writes beside a program it compiles and links in one step (-gsplit-dwarf's
+    // .dwo ...) is named `<program>-<source stem>.<ext>` beside the program (`a-` without -o).
+    nameSideOutputs(*Command, Host, Output.empty() ? "a-" : Output + "-", sys::path::filename(In),
+                    sys::path::extension(In));
     // The device code stays in memory: no object to put it into and read back.
     Expected<CompiledUnit> Unit = compileUnit(S, In, MetadataFlags, *Command, HostObject, UnitStem);
     if (!Unit)

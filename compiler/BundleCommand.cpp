@@ -216,7 +216,7 @@ Error makeBundle(const Layout &L) {
   InterruptedBundle.Stage = StagePath;
   // SIGINT, SIGTERM, SIGHUP: nothing half-made is left (async-signal-safe: Subprocess.h).
   removeOnSignal(StagePath);
-  sys::SetInterruptFunction([] { runSignalCleanup(); });
+  sys::SetInterruptFunction(exitAfterSignalCleanup);
   size_t Libraries = 0;
   Error Filled = fillBundle(L, StagePath, Libraries);
   // What the user put in the old bundle (data, notes) goes into the new one: its marker lists
@@ -285,10 +285,12 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
     if (!Archs)
       return Archs.takeError();
     const std::string Name = sys::path::filename(P).str();
-    if (Name == "run" || Name == "devices")
+    if (Name == "run" || Name == "devices" || Name == "bin" || Name == "lib" ||
+        "/" + Name == BundleMarker)
       return createStringError(inconvertibleErrorCode(),
-                               "a program named '%s' would replace the bundle's own script",
-                               Name.c_str());
+                               "a program named '%s' would take the name of the bundle's own %s: "
+                               "rename it",
+                               Name.c_str(), Name == "bin" || Name == "lib" ? "folder" : "file");
     if (Error E = copyFile(P, Dir + "/bin/" + Name, Executable))
       return E;
     if (Error E = setRPath(*Patchelf, Dir + "/bin/" + Name, "$ORIGIN/../lib", Temp))

@@ -49,6 +49,21 @@ Error recordBundleContents(const std::string &Dir, StringRef Marker) {
   return Error::success();
 }
 
+/// To gets From's permissions and modification time (a user's data keeps its dates).
+static Error keepMetadata(const std::string &From, const std::string &To) {
+  sys::fs::file_status Status;
+  if (sys::fs::status(From, Status))
+    return Error::success();
+  sys::fs::setPermissions(To, Status.permissions());
+  int FD;
+  if (sys::fs::openFileForWrite(To, FD, sys::fs::CD_OpenExisting, sys::fs::OF_None))
+    return Error::success();  // a read-only folder: its mode is what counts
+  sys::fs::setLastAccessAndModificationTime(FD, Status.getLastAccessedTime(),
+                                            Status.getLastModificationTime());
+  ::close(FD);
+  return Error::success();
+}
+
 /// Copies one entry (file, symbolic link, empty folder) from From to To, its folders made.
 static Error copyEntry(const std::string &From, const std::string &To, bool Folder) {
   if (std::error_code EC = sys::fs::create_directories(Folder ? To : sys::path::parent_path(To)))
@@ -67,10 +82,7 @@ static Error copyEntry(const std::string &From, const std::string &To, bool Fold
   }
   if (std::error_code EC = sys::fs::copy_file(From, To))
     return createFileError(To, EC);
-  sys::fs::file_status Status;
-  if (!sys::fs::status(From, Status))
-    sys::fs::setPermissions(To, Status.permissions());
-  return Error::success();
+  return keepMetadata(From, To);
 }
 
 Error carryUserFiles(const std::string &Old, const std::string &Stage, StringRef Marker) {
@@ -95,16 +107,43 @@ Error carryUserFiles(const std::string &Old, const std::string &Stage, StringRef
                : StringRef(Entry).starts_with("bin/") || StringRef(Entry).starts_with("lib/") ||
                      sys::fs::exists(New))
       continue;
-    if (!Folder && (sys::fs::exists(New) || sys::fs::is_symlink_file(New)))
+    // The entry, or a folder it is in, where the new bundle writes a file.
+    StringRef Prefix = StringRef(Entry).rtrim('/');
+    for (StringRef Path = Prefix; !Path.empty(); Path = sys::path::parent_path(Path, sys::path::Style::posix)) {
+      const std::string At = Stage + "/" + Path.str();
+      if ((sys::fs::exists(At) || sys::fs::is_symlink_file(At)) &&
+          !(Path != Prefix && sys::fs::is_directory(At)) && !(Folder && sys::fs::is_directory(At)))
+        return createStringError(inconvertibleErrorCode(),
+                                 "'%s/%s' is not a file offload-cxx put in the bundle, and the new "
+                                 "bundle writes that path: move it out of the bundle first",
+                                 Old.c_str(), Path.str().c_str());
+    }
+    sys::fs::file_status Status;
+    if (!Folder && !sys::fs::status(Old + "/" + Entry, Status, /*follow=*/false) &&
+        Status.type() != sys::fs::file_type::regular_file &&
+        Status.type() != sys::fs::file_type::symlink_file)
       return createStringError(inconvertibleErrorCode(),
-                               "'%s/%s' is not a file offload-cxx put in the bundle, and the new "
-                               "bundle writes that path: move it out of the bundle first",
+                               "'%s/%s' is not a file, a link or a folder (a pipe, a socket or a "
+                               "device) and cannot be carried into the new bundle: move it out "
+                               "of the bundle first",
                                Old.c_str(), Entry.c_str());
     Carry.emplace_back(Entry, Folder);
   }
   for (const auto &[Entry, Folder] : Carry)
     if (Error E = copyEntry(Old + "/" + Entry, Stage + "/" + Entry, Folder))
       return E;
+  // The folders the user made (and the bundle's own) keep their modes, deepest first.
+  std::vector<std::string> Folders;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Old, EC, /*follow_symlinks=*/false), End;
+       It != End && !EC; It.increment(EC))
+    if (It->type() == sys::fs::file_type::directory_file)
+      Folders.push_back(It->path().substr(Old.size()));
+  Folders.push_back("");
+  for (auto It = Folders.rbegin(); It != Folders.rend(); ++It)
+    if (sys::fs::is_directory(Stage + *It))
+      if (Error E = keepMetadata(Old + *It, Stage + *It))
+        return E;
   return Error::success();
 }
 

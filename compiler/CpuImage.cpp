@@ -147,7 +147,11 @@ static Expected<std::unique_ptr<Module>> readBitcode(const std::string &Path, LL
 static std::vector<std::string> clangOnBitcode(const Toolchain &Tools, const DevicePassOptions &O) {
   std::vector<std::string> Args = {Tools.Clang, "-c", O.OptLevel.empty() ? "-O2" : O.OptLevel,
                                    "-Wno-unused-command-line-argument"};
-  Args.insert(Args.end(), O.CpuArgs.begin(), O.CpuArgs.end());
+  // -gsplit-dwarf's .dwo of the CPU image would be a temporary file the program names: its
+  // debug information stays in the object.
+  for (const std::string &A : O.CpuArgs)
+    if (!StringRef(A).starts_with("-gsplit-dwarf"))
+      Args.push_back(A);
   for (size_t I = 0; I + 1 < O.DeviceArgs.size(); ++I)
     if (O.DeviceArgs[I] == "-mllvm")
       Args.insert(Args.end(), {"-mllvm", O.DeviceArgs[++I]});

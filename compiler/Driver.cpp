@@ -362,14 +362,14 @@ int main(int argc, char **argv) {
       It->second = mentionsOffload(In);
     return It->second;
   };
+  // (-save-temps too: g++'s own temporaries, as g++ writes them.)
   const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
-                              !SaveTemps && hostInput(Inputs[0]) && User.OtherOutput.empty() &&
+                              hostInput(Inputs[0]) && User.OtherOutput.empty() &&
                               (Inputs[0] == "-" || !mentions(Inputs[0]));
   // A program whose sources never mention offload, linked with objects that never use it: the
   // whole command is g++'s, as written (a one-step `offload-cxx -std=c++14 a.cpp -o a`).
   const bool ProgramAsWritten =
-      !CompileOnly && Pass == "all" && !Inputs.empty() && !DryRun && !SaveTemps &&
-      User.OtherOutput.empty() &&
+      !CompileOnly && Pass == "all" && !Inputs.empty() && !DryRun && User.OtherOutput.empty() &&
       // Regular files only: a source, or an object or archive the host link reads (anything
       // else gets the pipeline's own one-line error).
       llvm::all_of(Inputs, [&](const std::string &In) {
@@ -392,9 +392,24 @@ int main(int argc, char **argv) {
       llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); }) &&
       !needsOffloadRuntime(std::vector<std::string>(Inputs.begin(), Inputs.end()));
   // C++20 is required of what uses offload: a source that mentions it, or a pass of ours.
-  if (!AsWrittenFirst && !ProgramAsWritten && (Pass != "all" || llvm::any_of(Inputs, hostInput))) {
+  // -E, -S, -M, -MM, -fsyntax-only of sources that never mention offload: g++'s command as
+  // written (any -std, g++'s default standard).
+  const bool HostJobAsWritten =
+      !User.OtherOutput.empty() && Pass == "all" && !Inputs.empty() &&
+      llvm::all_of(Inputs, [&](const std::string &In) { return In == "-" || (hostInput(In) && !mentions(In)); });
+  if (!AsWrittenFirst && !ProgramAsWritten && !HostJobAsWritten &&
+      (Pass != "all" || llvm::any_of(Inputs, hostInput))) {
     const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); });
     requireCxx20(Using != Inputs.end() ? *Using : Inputs.empty() ? std::string("this build") : Inputs[0]);
+  }
+  if (HostJobAsWritten) {
+    std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
+    Command.push_back("-I" + L.IncludeDir);
+    if (Error E = runCommand(Command, Cmd)) {
+      consumeError(std::move(E));  // the host compiler said why
+      return 1;
+    }
+    return 0;
   }
   if (!User.OtherOutput.empty() && Pass == "all") {
     // -E, -S, -M, -MM, -fsyntax-only: no object or program to build; g++'s job alone, with
@@ -502,21 +517,24 @@ int main(int argc, char **argv) {
       OnFailure.Output = Output;
   }
 
-  // Temporaries: beside the output under --save-temps, else in a private folder.
+  // Temporaries: beside the output under --save-temps, else in a private folder (and there
+  // for a command compiled as written: its -save-temps is g++'s).
+  const bool KeepTemps = SaveTemps && !AsWrittenFirst && !ProgramAsWritten;
   SmallString<256> TempDir;
   std::string Stem = Output.empty() ? "offload" : tempStem(Output);
-  if (SaveTemps) {
+  if (KeepTemps) {
     TempDir = sys::path::parent_path(Output);
     if (TempDir.empty())
       TempDir = ".";
   } else {
     check(errorCodeToError(sys::fs::createUniqueDirectory("offload-cxx", TempDir)));
   }
-  if (!SaveTemps) {
+  if (!KeepTemps) {
     OnFailure.TempDir = std::string(TempDir);
-    // Interrupted (SIGINT, SIGTERM, SIGHUP): the temporary folder goes too.
+    // Interrupted (SIGINT, SIGTERM, SIGHUP): the temporary folder goes too, and the driver
+    // ends there (it went on and wrote into the removed folder).
     removeOnSignal(OnFailure.TempDir);
-    sys::SetInterruptFunction([] { runSignalCleanup(); });
+    sys::SetInterruptFunction(exitAfterSignalCleanup);
     // A closed pipe on stderr (`offload-cxx ... 2>&1 | head -c 10`): the same, then exit 1.
     sys::SetOneShotPipeSignalFunction([] {
       runSignalCleanup();
@@ -524,7 +542,7 @@ int main(int argc, char **argv) {
     });
   }
   scope_exit Cleanup([&] {
-    if (!SaveTemps)
+    if (!KeepTemps)
       sys::fs::remove_directories(TempDir);
   });
 
@@ -690,34 +708,28 @@ int main(int argc, char **argv) {
       HostPassOptions HO = hostOptions();
       const std::string Object =
           Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
-      // The host compiler writes the object where g++ would, so that what it writes beside it
-      // (-gsplit-dwarf's .dwo, --coverage's .gcno and the .gcda path in the object,
-      // -fstack-usage's .su) is where g++ puts it, named as g++ names it; the device code is
-      // then added to that object in place. An output that is not a plain file (-o /dev/null)
-      // gets the object made beside the temporaries (compileToObject).
+      // The object is made among the temporaries and appears only when complete (an
+      // interrupted compile that left the host compiler's object there made `make` take a
+      // program without its device code); what g++ writes beside an object (-gsplit-dwarf's
+      // .dwo, --coverage's .gcno and the .gcda path in the object, -fstack-usage's .su,
+      // -save-temps' .ii and .s) is named for the object all the same (GCC's -dumpdir). An output
+      // that is not a plain file (-o /dev/null) is written into, as g++ does (compileToObject).
       sys::fs::file_status OutStatus;
       const bool SpecialOutput = !sys::fs::status(Object, OutStatus) && sys::fs::exists(OutStatus) &&
                                  !sys::fs::is_regular_file(OutStatus);
-      // (Compiled as written, the object is already there: its copy is among the temporaries.)
       const std::string HostObject =
-          SpecialOutput || AsWritten
-              ? std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o"
-              : Object;
-      // Interrupted, or failed below: no object (a host-only object would look up to date).
-      const bool Removable = HostObject == Object && mayReplaceOnFailure(Object);
-      if (Removable)
-        removeOnSignal(Object);
+          std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
+      std::vector<std::string> Command = check(hostCompileCommand(Source, HO, HostObject));
+      if (!SpecialOutput && !AsWritten) {  // (compiled as written, g++ named them itself)
+        const StringRef Dir = sys::path::parent_path(Object);
+        nameSideOutputs(Command, HO, Dir.empty() ? "" : (Dir + "/").str(),
+                        sys::path::filename(Object), sys::path::extension(Object));
+      }
       std::vector<std::string> DepFiles;
       // A source that defines and launches no kernel (and exports no device function) is left
       // as the host compiler wrote it: nothing to embed.
-      if (Error E = compileToObject(S, Source, Flags, check(hostCompileCommand(Source, HO, HostObject)),
-                                    HostObject, Object, /*SkipWithoutKernels=*/true, &DepFiles)) {
-        if (Removable)  // as g++ leaves no object after an error
-          sys::fs::remove(Object);
-        check(std::move(E));
-      }
-      if (Removable)
-        keepAfterSignal(Object);
+      check(compileToObject(S, Source, Flags, Command, HostObject, Object,
+                            /*SkipWithoutKernels=*/true, &DepFiles));
       if (User.Deps.Enabled && !DryRun)
         writeDepFile(DepFiles, Object, std::string(TempDir));
     }

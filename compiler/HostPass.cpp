@@ -316,6 +316,18 @@ Error emitRegistrationObject(Module &M, StringRef ObjectPath) {
   return Error::success();
 }
 
+void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &Host,
+                     StringRef DumpDir, StringRef DumpBase, StringRef DumpBaseExt) {
+  const StringRef Compiler = sys::path::filename(Host.HostCompiler);
+  if (Compiler.contains("clang") || (!Compiler.contains("g++") && !Compiler.contains("gcc")))
+    return;  // GCC's options: clang++ (whose name holds "g++") takes none of them
+  for (StringRef Arg : Host.CompileArgs)
+    if (Arg.starts_with("-dumpdir") || Arg.starts_with("-dumpbase"))
+      return;
+  Command.insert(Command.end(), {"-dumpdir", DumpDir.str(), "-dumpbase", DumpBase.str(),
+                                 "-dumpbase-ext", DumpBaseExt.str()});
+}
+
 std::string hostDepFile(StringRef TempDir, StringRef HostObject) {
   return (TempDir + "/" + sys::path::filename(HostObject) + ".d").str();
 }

@@ -54,6 +54,14 @@ llvm::Expected<std::string> compileHostObject(const std::string &Source,
 /// in TempDir, never beside a user's object (the -c object is written in place).
 std::string hostDepFile(llvm::StringRef TempDir, llvm::StringRef HostObject);
 
+/// Names what GCC writes beside the object it compiles with Command (-gsplit-dwarf's .dwo,
+/// --coverage's .gcno and .gcda, -fstack-usage's .su, -save-temps' .ii and .s) as
+/// DumpDir + DumpBase without DumpBaseExt + its extension (GCC's -dumpdir, -dumpbase,
+/// -dumpbase-ext), so that an object made among the temporaries names them as g++ would have
+/// beside the user's object. Nothing for another host compiler, or where the user named them.
+void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &Host,
+                     llvm::StringRef DumpDir, llvm::StringRef DumpBase, llvm::StringRef DumpBaseExt);
+
 /// The host compiler's command that compiles Source into Object.
 llvm::Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
                                                             const HostPassOptions &Options,

@@ -22,7 +22,7 @@ Error embedDeviceCode(const std::string &Objcopy, const std::string &HostObject,
       return E;
   return runCommand({Objcopy, "--add-section", std::string(DeviceSectionName) + "=" + TempFile,
                      "--set-section-flags", std::string(DeviceSectionName) + "=exclude,readonly",
-                     HostObject, Out},
+                     asOperand(HostObject), asOperand(Out)},
                     Commands);
 }
 

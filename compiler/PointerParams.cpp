@@ -164,16 +164,20 @@ private:
   SmallPtrSet<const DeclRefExpr *, 16> Accounted;
 };
 
-/// The variable a pointer value is derived from: `v`, `v + k`, `v - k`, `&v[k]`, or null.
+/// The variable a pointer value is derived from: `v`, `v + k`, `v - k`, `&v[k]`, `&*v`, or null.
 const VarDecl *derivedFrom(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *B = dyn_cast<BinaryOperator>(E);
       B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) &&
       B->getType()->isPointerType())
     return derivedFrom(B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS());
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParens()))
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf) {
+    const Expr *Of = U->getSubExpr()->IgnoreParens();
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(Of))
       return derivedFrom(A->getBase());
+    if (const auto *D = dyn_cast<UnaryOperator>(Of); D && D->getOpcode() == UO_Deref)
+      return derivedFrom(D->getSubExpr());  // &*v is v
+  }
   return namedVar(E);
 }
 

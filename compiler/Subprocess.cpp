@@ -175,12 +175,13 @@ void removeOnSignal(const std::string &Dir) {
   CleanupDirs.store(N + 1);
 }
 
-void keepAfterSignal(const std::string &Path) {
-  const int N = CleanupDirs.load();
-  if (N == 0 || Path != RmArgv[3 + N - 1])
-    return;
-  CleanupDirs.store(N - 1);
-  RmArgv[3 + N - 1] = nullptr;  // the command line ends there again
+void exitAfterSignalCleanup() noexcept {
+  runSignalCleanup();
+  ::_exit(130);
+}
+
+std::string asOperand(StringRef Path) {
+  return Path.starts_with("-") ? ("./" + Path).str() : Path.str();
 }
 
 void runSignalCleanup() noexcept {

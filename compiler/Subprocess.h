@@ -69,10 +69,14 @@ llvm::Expected<std::string> findTool(llvm::StringRef Name, llvm::ArrayRef<std::s
 /// work (removing a tree with LLVM's functions allocates: a SIGINT during malloc aborted the
 /// driver with "corrupted double-linked list"). Up to four folders; a later call adds to them.
 void removeOnSignal(const std::string &Dir);
-/// Takes back the last removeOnSignal, if it named Path (an output finished: a signal after
-/// this point leaves it).
-void keepAfterSignal(const std::string &Path);
 /// From a signal handler: runs that command and waits for it (_Fork, execve, waitpid only).
 void runSignalCleanup() noexcept;
+/// From a signal handler (sys::SetInterruptFunction): runSignalCleanup, then the process ends
+/// with status 130, as a shell reports an interrupted command (LLVM's handler returns after the
+/// interrupt function: the driver went on, and wrote into the folder just removed).
+[[noreturn]] void exitAfterSignalCleanup() noexcept;
+
+/// Path as a command's operand: "./-x.o" for "-x.o", which a tool would read as an option.
+std::string asOperand(llvm::StringRef Path);
 
 } // namespace offload::compiler

@@ -75,7 +75,8 @@ inline void barrier() { detail::cpu_barrier(); }
 template <class T, class Tag> inline T &shared(Tag) {
   static_assert(std::is_trivially_default_constructible_v<T>,
                 "shared memory holds trivially constructible types (it is not initialised)");
-  alignas(16) static thread_local T storage;
+  // At least 16-aligned, as a GPU's shared memory; more where T asks (alignas(32) and up).
+  alignas(alignof(T) > 16 ? alignof(T) : 16) static thread_local T storage;
   return storage;
 }
 
