@@ -1,4 +1,5 @@
-// compiler/cpu/BuildLoops.cpp — each region of the work-item function as a loop over the work-items.
+// compiler/cpu/BuildLoops.cpp — each region of the work-item function as a loop over the work-
+// items.
 #include "WorkItemLoopsImpl.h"
 #include "RegionLoops.h"
 #include "WarpExchanges.h"

@@ -1,4 +1,5 @@
-// compiler/cpu/CarryAcrossBarriers.cpp — the split at barriers, and the values kept per work-item across them.
+// compiler/cpu/CarryAcrossBarriers.cpp — the split at barriers, and the values kept per work-item
+// across them.
 #include "WorkItemLoopsImpl.h"
 
 namespace offload::compiler::workitems {

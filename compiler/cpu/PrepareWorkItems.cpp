@@ -1,4 +1,5 @@
-// compiler/cpu/PrepareWorkItems.cpp — before the split: index loads, shared-memory atomics, thread-local addresses.
+// compiler/cpu/PrepareWorkItems.cpp — before the split: index loads, shared-memory atomics,
+// thread-local addresses.
 #include "WorkItemLoopsImpl.h"
 
 namespace offload::compiler::workitems {

@@ -1,4 +1,5 @@
-// compiler/cpu/UniformValues.cpp — values the same for every work-item of a workgroup, grid-stride loops, virtual barriers.
+// compiler/cpu/UniformValues.cpp — values the same for every work-item of a workgroup, grid-stride
+// loops, virtual barriers.
 #include "WorkItemLoopsImpl.h"
 
 namespace offload::compiler::workitems {

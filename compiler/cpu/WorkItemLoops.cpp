@@ -1,4 +1,5 @@
-// compiler/cpu/WorkItemLoops.cpp — the transformation's entry points (WorkItemLoops.h) and its steps in order.
+// compiler/cpu/WorkItemLoops.cpp — the transformation's entry points (WorkItemLoops.h) and its
+// steps in order.
 #include "WorkItemLoopsImpl.h"
 #include "WorkItemLoops.h"
 
