@@ -1,7 +1,7 @@
 // compiler/CpuImage.cpp — see CpuImage.h.
 #include "CpuImage.h"
 
-#include "CpuWorkItemLoops.h"
+#include "cpu/WorkItemLoops.h"
 #include "OffloadPch.h"
 #include "Subprocess.h"
 
@@ -38,8 +38,8 @@ std::string generateCpuSource(const Manifest &M) {
      << includeDirective(M.Source)
      << "#include <offload/detail/cpu_entry.hpp>\n";
   // Every kernel gets a work-item function, which the device link turns into loops over the
-  // work-items, split at the barriers of those that reach any (CpuWorkItemLoops.h): the loops
-  // it builds are marked parallel and combine atomics on one address (CpuRegionLoops.h), which
+  // work-items, split at the barriers of those that reach any (cpu/WorkItemLoops.h): the loops
+  // it builds are marked parallel and combine atomics on one address (RegionLoops.h), which
   // a plain C++ loop in the header (run_workgroup_on_cpu, until 2026-12-04) could not.
   for (const ManifestKernel &K : M.Kernels)
     OS << "\n// " << K.Name << " (" << K.DeclaredAt << ")\n"
@@ -214,7 +214,7 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   return Bitcode;
 }
 
-/// The barrier kernels of the linked CPU bitcode as work-item loops (CpuWorkItemLoops.h); under
+/// The barrier kernels of the linked CPU bitcode as work-item loops (cpu/WorkItemLoops.h); under
 /// -v, says which kept the fiber path and why.
 static Error formLoops(const std::string &Bitcode, const std::string &Output,
                        const DevicePassOptions &O) {
@@ -224,11 +224,7 @@ static Error formLoops(const std::string &Bitcode, const std::string &Output,
     return Mod.takeError();
   for (const WorkItemLoopsOutcome &Outcome : formWorkItemLoops(**Mod))
     if (O.Commands.Verbose)
-      errs() << "offload-cxx: kernel '" << Outcome.Kernel << "' on the CPU device: "
-             << (!Outcome.Loops ? "fibers, because " + Outcome.Reason
-                 : Outcome.Split ? "work-item loops split at its barriers"
-                                 : "one loop over its work-items (no barriers)")
-             << "\n";
+      errs() << describeOutcome(Outcome) << "\n";
   return writeBitcode(**Mod, Output);
 }
 

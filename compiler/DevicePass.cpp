@@ -2,7 +2,7 @@
 #include "DevicePass.h"
 #include "DeviceDiagnostics.h"
 #include "CpuImage.h"
-#include "CpuWorkItemLoops.h"
+#include "cpu/WorkItemLoops.h"
 
 #include <algorithm>
 #include <cstring>

@@ -67,7 +67,7 @@ public:
       return false;
     const FunctionDecl *Callee = Call->getDirectCallee();
     // A call through a function pointer may reach one; the link, which sees every function
-    // whose address is taken, decides (CpuWorkItemLoops.cpp).
+    // whose address is taken, decides (cpu/WorkItemLoops.cpp).
     if (!Callee) {
       Found = true;
       return false;

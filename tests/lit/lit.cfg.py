@@ -36,6 +36,8 @@ config.substitutions.append(("%{offload_archs}", offload_archs or "host"))
 # Every path here comes from lit.site.cfg.py (CMake), so the suite runs from any build directory.
 config.substitutions.append(("%{offload_cxx_driver}", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
 config.substitutions.append(("%{build_root}", os.path.dirname(config.offload_cxx_bin_dir)))
+# The CPU image's passes as an opt plugin (compiler/cpu/PassPlugin.cpp).
+config.substitutions.append(("%{cpu_passes}", os.path.join(os.path.dirname(config.offload_cxx_bin_dir), "lib", "OffloadCxxCpuPasses.so")))
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", os.environ["PATH"])])
 for var in ["OFFLOAD_INFO", "OFFLOAD_DEVICE", "OMP_TARGET_OFFLOAD", "CUDA_PATH", "HOME"]:
     if var in os.environ:

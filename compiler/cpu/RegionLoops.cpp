@@ -1,5 +1,5 @@
-// compiler/CpuRegionLoops.cpp — see CpuRegionLoops.h.
-#include "CpuRegionLoops.h"
+// compiler/cpu/RegionLoops.cpp — see RegionLoops.h.
+#include "RegionLoops.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"

@@ -1,5 +1,5 @@
-// compiler/CpuRegionLoops.h — what makes one region's work-item loop cheaper, once built
-// (compiler/CpuWorkItemLoops.cpp builds the loops: z, y, x nested around a copy of the region).
+// compiler/cpu/RegionLoops.h — what makes one region's work-item loop cheaper, once built
+// (compiler/cpu/ builds the loops: z, y, x nested around a copy of the region).
 //
 // Both rewrite a region whose work-items are independent until its end, as a GPU's would be:
 //  * trimToTestedRange — index-set splitting: a region that only does something for the

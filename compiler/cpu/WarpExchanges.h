@@ -1,4 +1,4 @@
-// compiler/CpuWarpExchanges.h — warp operations in work-item loops (compiler/CpuWorkItemLoops.h).
+// compiler/cpu/WarpExchanges.h — warp operations in work-item loops (compiler/cpu/WorkItemLoops.h).
 //
 // Every warp operation of the CPU device (shuffle, ballot, the warp reductions: offload/reduce.hpp)
 // goes through one exchange: `cpu_warp_words cpu_warp_exchange(uint32_t word)` stores the
@@ -22,7 +22,7 @@
 
 namespace offload::compiler {
 
-/// Names the lowering leaves for the loops to replace (CpuWorkItemLoops.cpp buildLoops).
+/// Names the lowering leaves for the loops to replace (cpu/WorkItemLoops.cpp buildLoops).
 /// A call of WarpBanksName() is the workgroup's exchange memory: two banks of one word per
 /// work-item, then one count per work-item (zero at the workgroup's start).
 inline constexpr llvm::StringLiteral WarpBanksName = "__offload_cpu_loops_warp_banks";

@@ -1,5 +1,5 @@
-// compiler/CpuWarpExchanges.cpp — see CpuWarpExchanges.h.
-#include "CpuWarpExchanges.h"
+// compiler/cpu/WarpExchanges.cpp — see WarpExchanges.h.
+#include "WarpExchanges.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"

@@ -1,4 +1,4 @@
-// compiler/CpuWorkItemLoops.h — the CPU image's barrier kernels as loops over their work-items.
+// compiler/cpu/WorkItemLoops.h — the CPU image's barrier kernels as loops over their work-items.
 //
 // On the CPU device one host thread runs a whole workgroup. A kernel without barriers is a loop
 // over its work-items (offload/detail/cpu_entry.hpp). A kernel that reaches offload::barrier()
@@ -17,10 +17,15 @@
 // entry calls the runtime, which runs the workgroup's work-items as fibers. The reason is
 // returned (the driver prints it under -v): warp operations, calls that may reach a barrier
 // through a body the image does not have, indirect calls, recursion, variable-length arrays.
+//
+// The transformation is an LLVM module pass (WorkItemLoopsPass, "offload-work-item-loops"),
+// which the driver runs at the device link and which opt runs alone through the pass plugin
+// <build>/lib/OffloadCxxCpuPasses.so (PassPlugin.cpp; tests/lit/codegen/opt-work-item-loops.test).
 #pragma once
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
 
 #include <string>
 #include <vector>
@@ -38,6 +43,15 @@ struct WorkItemLoopsOutcome {
 /// Turns the work-item function of every CPU entry of M that has one into work-item loops (or
 /// gives the entry the fiber fallback); returns one outcome per such entry.
 std::vector<WorkItemLoopsOutcome> formWorkItemLoops(llvm::Module &M);
+
+/// formWorkItemLoops as a module pass; Verbose prints each outcome as `offload-cxx -v` does.
+struct WorkItemLoopsPass : llvm::PassInfoMixin<WorkItemLoopsPass> {
+  bool Verbose = false;
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+/// "offload-cxx: kernel 'K' on the CPU device: ..." for one outcome (what -v prints).
+std::string describeOutcome(const WorkItemLoopsOutcome &Outcome);
 
 /// The definitions of M that may reach a barrier or a warp operation: they call one, or call a
 /// function that may (a definition that does, a declaration the image cannot see into, an
