@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <sys/wait.h>
@@ -29,6 +30,10 @@ static void printCommand(ArrayRef<std::string> Argv) {
   }
   errs() << "\n";
 }
+
+// An interrupted driver ends the commands it is running (runSignalCleanup).
+static void watchChild(pid_t Pid);
+static void forgetChild(pid_t Pid);
 
 static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
                  const std::string *StderrFile);
@@ -61,10 +66,17 @@ static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
   std::optional<StringRef> Redirects[3] = {std::nullopt, std::nullopt, std::nullopt};
   if (StderrFile)
     Redirects[2] = StringRef(*StderrFile);
-  int RC = sys::ExecuteAndWait(Argv[0], Args, /*Env=*/std::nullopt,
-                               StderrFile ? ArrayRef<std::optional<StringRef>>(Redirects)
-                                          : ArrayRef<std::optional<StringRef>>{},
-                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
+  bool Failed = false;
+  sys::ProcessInfo Child = sys::ExecuteNoWait(Argv[0], Args, /*Env=*/std::nullopt,
+                                              StderrFile ? ArrayRef<std::optional<StringRef>>(Redirects)
+                                                         : ArrayRef<std::optional<StringRef>>{},
+                                              /*MemoryLimit=*/0, &ErrMsg, &Failed);
+  int RC = -1;
+  if (!Failed) {
+    watchChild(Child.Pid);
+    RC = sys::Wait(Child, /*SecondsToWait=*/std::nullopt, &ErrMsg).ReturnCode;
+    forgetChild(Child.Pid);
+  }
   std::chrono::duration<double, std::milli> Took = std::chrono::steady_clock::now() - Start;
   reportTime(sys::path::filename(Argv[0]), Took.count(), Options);
   StringRef Tool = sys::path::filename(Argv[0]);
@@ -123,6 +135,7 @@ Expected<RunningCommand> startCommand(ArrayRef<std::string> Argv, const CommandO
   if (Failed)
     return createStringError(inconvertibleErrorCode(), "'%s' could not run: %s",
                              sys::path::filename(Argv[0]).str().c_str(), ErrMsg.c_str());
+  watchChild(C.Process.Pid);
   C.Started = true;
   return C;
 }
@@ -132,6 +145,7 @@ Error finishCommand(RunningCommand &C, const CommandOptions &Options) {
     return Error::success();
   std::string ErrMsg;
   sys::ProcessInfo Done = sys::Wait(C.Process, /*SecondsToWait=*/std::nullopt, &ErrMsg);
+  forgetChild(C.Process.Pid);
   C.Started = false;
   StringRef Tool = sys::path::filename(C.Argv[0]);
   reportTime(Tool, nowMilliseconds() - C.StartMilliseconds, Options);
@@ -165,6 +179,9 @@ char RmEnd[] = "--";
 constexpr int MaxCleanupDirs = 4;
 char *RmArgv[3 + MaxCleanupDirs + 1] = {RmProgram, RmForce, RmEnd};
 std::atomic<int> CleanupDirs{0};
+/// The commands running now (startCommand, runCommand): an interrupted driver ends them before
+/// it removes their folder (else a compile still writing there left it behind).
+std::atomic<pid_t> Children[16];
 } // namespace
 
 void removeOnSignal(const std::string &Dir) {
@@ -173,6 +190,22 @@ void removeOnSignal(const std::string &Dir) {
     return;
   RmArgv[3 + N] = ::strdup(Dir.c_str());  // kept for the process's life
   CleanupDirs.store(N + 1);
+}
+
+static void watchChild(pid_t Pid) {
+  for (std::atomic<pid_t> &Slot : Children) {
+    pid_t Free = 0;
+    if (Slot.compare_exchange_strong(Free, Pid))
+      return;
+  }
+}
+
+static void forgetChild(pid_t Pid) {
+  for (std::atomic<pid_t> &Slot : Children) {
+    pid_t Was = Pid;
+    if (Slot.compare_exchange_strong(Was, 0))
+      return;
+  }
 }
 
 void exitAfterSignalCleanup() noexcept {
@@ -185,9 +218,20 @@ std::string asOperand(StringRef Path) {
 }
 
 void runSignalCleanup() noexcept {
-  if (CleanupDirs.load() == 0)
-    return;
   const int Saved = errno;
+  for (std::atomic<pid_t> &Slot : Children)
+    if (const pid_t Pid = Slot.load(); Pid > 0)
+      ::kill(Pid, SIGTERM);
+  for (std::atomic<pid_t> &Slot : Children)
+    if (const pid_t Pid = Slot.exchange(0); Pid > 0) {
+      int Status;
+      while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+      }
+    }
+  if (CleanupDirs.load() == 0) {
+    errno = Saved;
+    return;
+  }
   const pid_t Child = ::_Fork();  // unlike fork(), async-signal-safe (glibc 2.34)
   if (Child == 0) {
     char *NoEnvironment[] = {nullptr};

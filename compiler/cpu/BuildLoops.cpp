@@ -1,8 +1,6 @@
 // compiler/cpu/BuildLoops.cpp — each region of the work-item function as a loop over the work-
 // items.
 #include "WorkItemLoopsImpl.h"
-#include "RegionLoops.h"
-#include "WarpExchanges.h"
 
 namespace offload::compiler::workitems {
 

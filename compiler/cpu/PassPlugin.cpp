@@ -1,6 +1,6 @@
 // compiler/cpu/PassPlugin.cpp — the CPU image's passes as an LLVM pass plugin, so that each can
 // be run alone on a module, as AdaptiveCpp's cbs/ passes are:
-//   opt -load-pass-plugin=<build>/lib/OffloadCxxCpuPasses.so \
+//   opt -load-pass-plugin=<build>/lib/OffloadCxxCpuPasses.so
 //       -passes='offload-work-item-loops<verbose>' linked-cpu-image.bc -S
 // The input is what the device link sees: the linked CPU bitcode of a program's files
 // (`offload-cxx --save-temps` keeps it as <program>.host.bc; the driver's own result of this
@@ -8,7 +8,9 @@
 #include "WorkItemLoops.h"
 
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Plugins/PassPlugin.h"
+
+#include <utility>
 
 using namespace llvm;
 
@@ -20,7 +22,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                     return false;
                   offload::compiler::WorkItemLoopsPass Pass;
                   Pass.Verbose = Name.ends_with("<verbose>");
-                  MPM.addPass(Pass);
+                  MPM.addPass(std::move(Pass));
                   return true;
                 });
           }};

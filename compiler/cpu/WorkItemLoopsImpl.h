@@ -9,6 +9,8 @@
 // Private to compiler/cpu/.
 #pragma once
 
+#include "RegionLoops.h"
+#include "WarpExchanges.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

@@ -13,3 +13,22 @@ for i in range(12):
     aborted += rc in (-signal.SIGABRT, 134, -signal.SIGSEGV, 139)
 left = len(os.listdir(os.path.join(work, "tmp")))
 print(f"interrupted 12 builds: {aborted} aborted, {left} temporary folders left")
+
+# -c with split DWARF (the host compiler's object was written in place, so an interrupted compile
+# could leave an object without its device code that `make` then took as up to date): an object
+# left behind is a whole one.
+obj = os.path.join(work, "k.o")
+partial = 0
+for i in range(8):
+    if os.path.exists(obj):
+        os.remove(obj)
+    p = subprocess.Popen([driver, "-O2", "-g", "-gsplit-dwarf", "-c", source, "-o", obj], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.1 + 0.25 * i)
+    p.send_signal(signal.SIGINT if i % 2 == 0 else signal.SIGTERM)
+    p.wait()
+    if os.path.exists(obj):
+        sections = subprocess.run(["llvm-readelf-22", "-S", obj], capture_output=True, text=True).stdout
+        partial += ".offload_cxx" not in sections
+left = len(os.listdir(os.path.join(work, "tmp")))
+print(f"interrupted 8 compiles: {partial} objects without device code, {left} temporary folders left")

@@ -48,6 +48,13 @@ OFFLOAD_KERNEL void copied(float *x, int n) {
 }
 // CHECK: pointer_indexed.cpp:[[@LINE-2]]:5: error: kernel 'copied': parameter 'x' of type 'float *' maps one object, but the kernel indexes it through the local 'p' ('p[i]')
 
+// &*x is x (adversarial pass, 2026-12-05: it built, and only the run-time fence caught it).
+OFFLOAD_KERNEL void through_deref(float *x, int i) {
+  auto p = &*x;
+  p[i] = 1;
+}
+// CHECK: pointer_indexed.cpp:[[@LINE-2]]:3: error: kernel 'through_deref': parameter 'x' of type 'float *' maps one object, but the kernel indexes it through the local 'p' ('p[i]')
+
 // A pointer to an array is one array: (*x)[i] indexes it, x[i] steps past it.
 OFFLOAD_KERNEL void rows(double (*x)[4], int i) { x[i][0] = 1; }
 // CHECK: pointer_indexed.cpp:[[@LINE-1]]:51: error: kernel 'rows': parameter 'x' of type 'double (*)[4]' maps one object, but the kernel indexes it ('x[i]'): take 'std::span<double[4]>' for a host array, or 'offload::device_ptr<double[4]>' for a device buffer's data; '(*x)[i]' indexes the one array it points to
@@ -71,6 +78,7 @@ int main() {
   float out = 0;
   offload::launch(saxpy, {}, 2.f, v.data(), v.data(), 8u);
   offload::launch(plus, {}, v.data(), 1);
+  offload::launch(through_deref, {}, v.data(), 1);
   offload::launch(rows, {}, m, 1);
   offload::launch(fill<float>, {}, v.data(), 1.f, 8u);
   offload::launch(fill<double>, {}, &m[0][0], 1.0, 8u);
