@@ -29,8 +29,11 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <cstdlib>
+#include <iterator>
 #include <map>
+#include <pthread.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -349,14 +352,29 @@ int main(int argc, char **argv) {
   };
   // Standard input, and the other kinds g++ compiles (C, preprocessed, assembly, and C++ names
   // offload-cxx does not take as C++: .cp, .CPP), also go to it as written.
-  auto hostInput = [](StringRef In) {
-    return In == "-" || isCxxSource(In) ||
+  // `-x c++` (any language but none): g++ compiles every input after it in that language,
+  // whatever its name (`-x c++ prog.txt`).
+  bool ExplicitLanguage = false;
+  for (size_t I = 0; I < RawArgs.size(); ++I) {
+    StringRef A = RawArgs[I];
+    if (A == "-x" && I + 1 < RawArgs.size())
+      A = RawArgs[++I];
+    else if (A.starts_with("-x") && A.size() > 2)
+      A = A.drop_front(2);
+    else
+      continue;
+    ExplicitLanguage = A != "none";
+  }
+  auto hostInput = [&](StringRef In) {
+    return In == "-" || ExplicitLanguage || isCxxSource(In) ||
            llvm::is_contained({".c", ".i", ".ii", ".s", ".S", ".sx", ".cp", ".CPP"},
                               sys::path::extension(In));
   };
   // Each source read once for its mention of offload (three decisions below ask).
   std::map<std::string, bool> Mentions;
   auto mentions = [&](const std::string &In) {
+    if (In == "-")  // never read here: standard input is the host compiler's to read
+      return false;
     auto [It, New] = Mentions.try_emplace(In, false);
     if (New)
       It->second = mentionsOffload(In);
@@ -373,7 +391,9 @@ int main(int argc, char **argv) {
       // Regular files only: a source, or an object or archive the host link reads (anything
       // else gets the pipeline's own one-line error).
       llvm::all_of(Inputs, [&](const std::string &In) {
-        if (In == "-" || !sys::fs::is_regular_file(In))
+        if (In == "-")  // standard input: g++ reads it (offload-cxx reads no kernel from it)
+          return true;
+        if (!sys::fs::is_regular_file(In))
           return false;
         if (hostInput(In))
           return true;
@@ -390,7 +410,11 @@ int main(int argc, char **argv) {
         return Code->empty();
       }) &&
       llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); }) &&
-      !needsOffloadRuntime(std::vector<std::string>(Inputs.begin(), Inputs.end()));
+      !needsOffloadRuntime([&] {
+        std::vector<std::string> Files;  // standard input is a source, never an object
+        llvm::copy_if(Inputs, std::back_inserter(Files), [](StringRef In) { return In != "-"; });
+        return Files;
+      }());
   // C++20 is required of what uses offload: a source that mentions it, or a pass of ours.
   // -E, -S, -M, -MM, -fsyntax-only of sources that never mention offload: g++'s command as
   // written (any -std, g++'s default standard).
@@ -461,7 +485,7 @@ int main(int argc, char **argv) {
     if (Inputs.empty())
       fail("no input file");
     for (const std::string &In : Inputs)
-      if (In == "-" && AsWrittenFirst)
+      if (In == "-" && (AsWrittenFirst || ProgramAsWritten || HostJobAsWritten))
         continue;  // standard input, for the host compiler as written
       else if (!sys::fs::exists(In))
         fail("no such file: '" + In + "'");
@@ -527,14 +551,23 @@ int main(int argc, char **argv) {
     if (TempDir.empty())
       TempDir = ".";
   } else {
-    check(errorCodeToError(sys::fs::createUniqueDirectory("offload-cxx", TempDir)));
+    // Interrupted (SIGINT, SIGTERM, SIGHUP): the temporary folder goes too, and the driver
+    // ends there (it went on and wrote into the removed folder). The folder is made and
+    // registered with those signals held, so that none falls between the two.
+    sys::SetInterruptFunction(exitAfterSignalCleanup);
+    sigset_t Interrupts, Before;
+    sigemptyset(&Interrupts);
+    for (int Sig : {SIGINT, SIGTERM, SIGHUP})
+      sigaddset(&Interrupts, Sig);
+    pthread_sigmask(SIG_BLOCK, &Interrupts, &Before);
+    std::error_code Made = sys::fs::createUniqueDirectory("offload-cxx", TempDir);
+    if (!Made)
+      removeOnSignal(std::string(TempDir));
+    pthread_sigmask(SIG_SETMASK, &Before, nullptr);
+    check(errorCodeToError(Made));
   }
   if (!KeepTemps) {
     OnFailure.TempDir = std::string(TempDir);
-    // Interrupted (SIGINT, SIGTERM, SIGHUP): the temporary folder goes too, and the driver
-    // ends there (it went on and wrote into the removed folder).
-    removeOnSignal(OnFailure.TempDir);
-    sys::SetInterruptFunction(exitAfterSignalCleanup);
     // A closed pipe on stderr (`offload-cxx ... 2>&1 | head -c 10`): the same, then exit 1.
     sys::SetOneShotPipeSignalFunction([] {
       runSignalCleanup();

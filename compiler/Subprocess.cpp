@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <ctime>
 #include <chrono>
 #include <cstring>
 #include <sys/wait.h>
@@ -232,15 +233,23 @@ void runSignalCleanup() noexcept {
     errno = Saved;
     return;
   }
-  const pid_t Child = ::_Fork();  // unlike fork(), async-signal-safe (glibc 2.34)
-  if (Child == 0) {
-    char *NoEnvironment[] = {nullptr};
-    ::execve(RmProgram, RmArgv, NoEnvironment);
-    ::_exit(127);
-  }
-  if (Child > 0) {
-    int Status;
-    while (::waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+  // Twice, 50 ms apart: a process the ended commands started (g++'s assembler) may still create
+  // a file in a folder while the first removal walks it.
+  for (int Pass = 0; Pass < 2; ++Pass) {
+    if (Pass) {
+      struct timespec Pause = {0, 50 * 1000 * 1000};
+      ::nanosleep(&Pause, nullptr);
+    }
+    const pid_t Child = ::_Fork();  // unlike fork(), async-signal-safe (glibc 2.34)
+    if (Child == 0) {
+      char *NoEnvironment[] = {nullptr};
+      ::execve(RmProgram, RmArgv, NoEnvironment);
+      ::_exit(127);
+    }
+    if (Child > 0) {
+      int Status;
+      while (::waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+      }
     }
   }
   errno = Saved;
