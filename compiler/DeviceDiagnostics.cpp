@@ -22,11 +22,24 @@ std::string tidyDeviceDiagnostics(StringRef Text, StringRef TempDir, StringRef I
   SmallVector<StringRef> Lines;
   Text.split(Lines, '\n');
   std::string Out;
-  bool Dropping = false;
+  // A generated entry is numbered as its kernel's declaration (lineDirective): clang then quotes
+  // the entry's text as that line of the user's file. The quote and its caret are left out, and
+  // notes about the entry itself ("called by '__offload_entry...'").
+  static const Regex EntryQuote("^ *[0-9]+ \\| .*__offload_(cpu_)?entry");
+  bool Dropping = false, DropCaret = false;
   if (!Lines.empty() && Lines.back().empty())
     Lines.pop_back();
   for (StringRef Line : Lines) {
     SmallVector<StringRef, 3> M;
+    if (DropCaret) {
+      DropCaret = false;
+      if (Line.trim().starts_with("|"))
+        continue;
+    }
+    if (EntryQuote.match(Line)) {
+      DropCaret = true;
+      continue;
+    }
     if (Line.starts_with("In file included from ") || Line.starts_with("                 from ")) {
       // "In file included from PATH:LINE:" / "                 from PATH:LINE,"
       StringRef Path = Line.drop_front(22).trim().rsplit(':').first;
@@ -34,7 +47,7 @@ std::string tidyDeviceDiagnostics(StringRef Text, StringRef TempDir, StringRef I
         continue;
       Dropping = false;
     } else if (Start.match(Line, &M)) {
-      Dropping = M[2] == "note" && Ours(M[1]);
+      Dropping = M[2] == "note" && (Ours(M[1]) || Line.contains("'__offload_entry"));
     }
     if (!Dropping) {
       Out += Line;
