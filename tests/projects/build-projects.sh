@@ -133,6 +133,7 @@ build_with() {  # project src cxx out
   mkdir -p "$out"
   : >"$out/ctest-passed"; : >"$out/ctest-other"; : >"$out/gtest-ok"; : >"$out/gtest-failed"
   echo "0 0 0" >"$out/time"
+  echo configure >"$out/stage"  # how far it got: configure, build, test
   # shellcheck disable=SC2046
   if ! env -u CXXFLAGS -u CFLAGS -u CPPFLAGS -u LDFLAGS CXX="$cxx" CC=gcc CCACHE_DISABLE=1 \
         cmake -S "$src" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O2 \
@@ -141,6 +142,7 @@ build_with() {  # project src cxx out
     grep -E -m5 'Error|error' "$out/configure.log" | sed 's/^/    /'
     return 1
   fi
+  echo build >"$out/stage"
   local TIMEFORMAT='%R %U %S'
   { time CCACHE_DISABLE=1 ninja -C "$b" -j"$jobs" -k 0 >"$out/build.log" 2>&1; } 2>"$out/time"
   rc=$?
@@ -149,6 +151,7 @@ build_with() {  # project src cxx out
     awk '/^FAILED: /{n++} n==1' "$out/build.log" | grep -v '^\[' | head -12 | cut -c1-400 | sed 's/^/    /'
     return 1
   fi
+  echo test >"$out/stage"
   # -V: GoogleTest's own lines ([       OK ] Suite.Case) for the comparison case by case.
   ctest --test-dir "$b" -j"$jobs" -V --timeout 600 >"$out/test.log" 2>&1
   rc=$?
@@ -193,14 +196,21 @@ for project in "${projects[@]}"; do
   gc=$(awk -v u="$gu" -v s="$gs" 'BEGIN { printf "%.1f", u + s }')
   oc=$(awk -v u="$ou" -v s="$os" 'BEGIN { printf "%.1f", u + s }')
   nct=$(wc -l <"$dir/g++/ctest-passed"); ngt=$(wc -l <"$dir/g++/gtest-ok")
-  # The same tests pass both ways: ctest's and GoogleTest's, name by name.
-  if ! diff -u "$dir/g++/ctest-passed" "$dir/offload-cxx/ctest-passed" >"$dir/ctest.diff"; then
-    echo "  ctest's passing tests differ (g++ -, offload-cxx +):"; sed -n '3,$p' "$dir/ctest.diff" | grep '^[-+]' | head -20 | sed 's/^/    /'
-    ok=0
-  fi
-  if ! diff -u "$dir/g++/gtest-ok" "$dir/offload-cxx/gtest-ok" >"$dir/gtest.diff"; then
-    echo "  GoogleTest's passing cases differ (g++ -, offload-cxx +):"; sed -n '3,$p' "$dir/gtest.diff" | grep '^[-+]' | head -20 | sed 's/^/    /'
-    ok=0
+  # The same tests pass both ways: ctest's and GoogleTest's, name by name (compared when both
+  # builds got as far as their tests).
+  if [ "$(cat "$dir/g++/stage")" != test ] || [ "$(cat "$dir/offload-cxx/stage")" != test ]; then
+    echo "  tests not compared: a build did not get as far as its tests"
+  else
+    if ! diff -u "$dir/g++/ctest-passed" "$dir/offload-cxx/ctest-passed" >"$dir/ctest.diff"; then
+      echo "  ctest's passing tests differ (g++ -, offload-cxx +):"
+      sed -n '3,$p' "$dir/ctest.diff" | grep '^[-+]' | head -20 | sed 's/^/    /'
+      ok=0
+    fi
+    if ! diff -u "$dir/g++/gtest-ok" "$dir/offload-cxx/gtest-ok" >"$dir/gtest.diff"; then
+      echo "  GoogleTest's passing cases differ (g++ -, offload-cxx +):"
+      sed -n '3,$p' "$dir/gtest.diff" | grep '^[-+]' | head -20 | sed 's/^/    /'
+      ok=0
+    fi
   fi
   line=$(printf '%s %s: build g++ %.1f s (CPU %s s), offload-cxx %.1f s (CPU %s s), ratio %s (CPU %s); tests passing: %s ctest, %s GoogleTest cases' \
          "$project" "$version" "$gw" "$gc" "$ow" "$oc" "$(ratio "$ow" "$gw")" "$(ratio "$oc" "$gc")" "$nct" "$ngt")
