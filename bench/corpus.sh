@@ -15,6 +15,8 @@
 #   CORPUS_FAKE_ORIGINAL=CMD run "CMD NAME ARGS..." instead of each original (a stub printing
 #                            the original's output, e.g. bench/corpus/fake-original.sh)
 #   CORPUS_TIMEOUT=S         seconds allowed to one run (180)
+#   CORPUS_WORK=DIR          (build) build in DIR and keep it (DIR/bin: the ports), not in a
+#                            temporary folder
 #   CORPUS_EXTRA="p1 p2"     (build) more programs to put in the bundle, run on the node as
 #                            /tmp/offload-cxx-corpus/bundle/run NAME after the gpu mode
 #   CORPUS_EAGER=1           CUDA_MODULE_LOADING=EAGER for the originals (CUDA loads kernels
@@ -264,8 +266,12 @@ if [ "$mode" = build ]; then
   oc=${OFFLOAD_CXX:-$root/build/bin/offload-cxx}  # the driver
   nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
   sup=$root/bench/corpus
-  work=$(mktemp -d /tmp/offload-cxx-corpus-build.XXXXXX)
-  trap 'rm -rf "$work"' EXIT
+  if [ -n "${CORPUS_WORK:-}" ]; then  # kept: bin/ for a bundle made with other programs
+    work=$CORPUS_WORK && rm -rf "$work" && mkdir -p "$work"
+  else
+    work=$(mktemp -d /tmp/offload-cxx-corpus-build.XXXXXX)
+    trap 'rm -rf "$work"' EXIT
+  fi
   rm -rf "$out/originals" "$out/tools" "$out/bundle.tar.xz" "$out/originals.tar.xz"
   mkdir -p "$work/bin" "$work/originals" "$work/tools"
   : > "$out/build-status.txt"

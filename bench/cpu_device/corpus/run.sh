@@ -7,12 +7,21 @@
 # faster). Each NAME_omp.cpp says what its time covers (the same work as the port's time_ms).
 # A run that does not end with "NAME: PASS" shows as FAIL in the table.
 #   OFFLOAD_CXX=build/bin/offload-cxx ROUNDS=5 bash bench/cpu_device/corpus/run.sh [NAME...]
+# THREADS="1 2 16" runs every case at each count (OFFLOAD_CPU_THREADS for the port,
+# OMP_NUM_THREADS for OpenMP; default: neither set) and prints one table per count.
+# For a machine that cannot build (the GPU node):
+#   bash run.sh stage DIR      here: DIR/NAME.port (built --offload-arch=host) and DIR/NAME.omp,
+#                              to bundle with `offload-cxx bundle`, and this script as DIR/run.sh
+#   PREBUILT=LAUNCHER bash run.sh   on the node: runs `LAUNCHER NAME.port` and `LAUNCHER NAME.omp`
+#                              (a bundle's `run`), nothing is built
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$here/../../..
 cxx=${OFFLOAD_CXX:-$root/build/bin/offload-cxx}
 out=${BENCH_OUT:-$(mktemp -d)}
 rounds=${ROUNDS:-5}
+stage=""
+if [[ ${1:-} == stage ]]; then stage=${2:?run.sh stage DIR}; mkdir -p "$stage"; shift 2; fi
 
 # NAME|arguments (the port's own), chosen so that the CPU device takes about 50-500 ms on the
 # 2-core machine of issue 17 (the time_ms figure; the whole run, with setup and the host check,
@@ -31,6 +40,12 @@ cases=(
   "bfs|2000000"                                    # 2M nodes, 1-8 edges each, all levels
   "bitonic-sort|19"                                # 2**19 ints, all 190 stages
   "jacobi|32"                                      # 32 x 32, the loop to convergence (fibers: 128 took 44 s)
+  "rodinia-pathfinder|500000 100 20"               # 500000 x 100, all 99 rows (5 launches)
+  "rodinia-hotspot|1024 2 40"                      # 1024 x 1024, 40 steps (20 launches)
+  "rodinia-srad-v2|1024 1024 0 127 0 127 0.5 10"   # 1024 x 1024, 10 iterations (port: with copies)
+  "rodinia-nw|4096 10"                             # 4096 x 4096 scores, 511 tile diagonals
+  "rodinia-lud|2048"                               # 2048 x 2048, 128 steps (port: with copies)
+  "rodinia-hotspot3d|512 8 40"                     # 512 x 512 x 8, 40 steps
 )
 if (($# > 0)); then  # only the names given
   keep=()
@@ -40,33 +55,49 @@ if (($# > 0)); then  # only the names given
   cases=("${keep[@]}")
 fi
 
-for c in "${cases[@]}"; do
-  name=${c%%|*}
-  "$cxx" -O3 --offload-arch=host "$root/tests/corpus/$name/port.cpp" -o "$out/$name.port" || exit 1
-  g++ -O3 -fopenmp "$here/${name}_omp.cpp" -o "$out/$name.omp" || exit 1
-done
-
-for ((r = 0; r < rounds; ++r)); do
+if [ -z "${PREBUILT:-}" ]; then
+  dest=${stage:-$out}
   for c in "${cases[@]}"; do
-    name=${c%%|*} args=${c#*|}
-    OFFLOAD_DEVICE=cpu "$out/$name.port" $args > "$out/$name.port.$r" 2>&1
-    "$out/$name.omp" $args > "$out/$name.omp.$r" 2>&1
+    name=${c%%|*}
+    "$cxx" -O3 --offload-arch=host "$root/tests/corpus/$name/port.cpp" -o "$dest/$name.port" || exit 1
+    g++ -O3 -fopenmp "$here/${name}_omp.cpp" -o "$dest/$name.omp" || exit 1
+  done
+  if [ -n "$stage" ]; then cp "$0" "$stage/run.sh"; echo "staged in $stage"; exit 0; fi
+fi
+# one program's run: the prebuilt one through its launcher, or the one just built
+program() { if [ -n "${PREBUILT:-}" ]; then "$PREBUILT" "$@"; else local p=$1; shift; "$out/$p" "$@"; fi; }
+
+for t in ${THREADS:-default}; do
+  for ((r = 0; r < rounds; ++r)); do
+    for c in "${cases[@]}"; do
+      name=${c%%|*} args=${c#*|}
+      if [ "$t" = default ]; then unset OFFLOAD_CPU_THREADS OMP_NUM_THREADS
+      else export OFFLOAD_CPU_THREADS=$t OMP_NUM_THREADS=$t; fi
+      # shellcheck disable=SC2086
+      OFFLOAD_DEVICE=cpu program "$name.port" $args > "$out/$name.port.$t.$r" 2>&1
+      # shellcheck disable=SC2086
+      program "$name.omp" $args > "$out/$name.omp.$t.$r" 2>&1
+    done
   done
 done
+unset OFFLOAD_CPU_THREADS OMP_NUM_THREADS
 
-python3 - "$out" "$rounds" "${cases[@]}" <<'PY'
+for t in ${THREADS:-default}; do
+python3 - "$out" "$rounds" "$t" "${cases[@]}" <<'PY'
 import re, statistics, sys
-out, rounds, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+out, rounds, threads, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
 def median(name, kind):
     times = []
     for r in range(rounds):
-        text = open(f"{out}/{name}.{kind}.{r}").read()
+        text = open(f"{out}/{name}.{kind}.{threads}.{r}").read()
         passed = f"{name}: PASS" if kind == "port" else f"{name}_omp: PASS"
         m = re.search(r"^time_ms: ([0-9.]+)", text, re.M)
         if passed not in text or not m:
             return None
         times.append(float(m.group(1)))
     return statistics.median(times)
+if threads != "default":
+    print(f"\n{threads} thread(s): OFFLOAD_CPU_THREADS={threads}, OMP_NUM_THREADS={threads}\n")
 print(f"| program | args | CPU device median ms | OpenMP median ms | ratio (OpenMP/CPU device) |")
 print("|---|---|---|---|---|")
 for c in cases:
@@ -75,5 +106,10 @@ for c in cases:
     fmt = lambda t: "FAIL" if t is None else f"{t:.2f}"
     ratio = f"{omp / dev:.2f}" if dev and omp else "-"
     print(f"| {name} | `{args}` | {fmt(dev)} | {fmt(omp)} | {ratio} |")
+ratios = [omp / dev for c in cases for name in [c.split("|", 1)[0]]
+          for dev, omp in [(median(name, "port"), median(name, "omp"))] if dev and omp]
+if ratios:
+    print(f"\ngeometric mean of the ratios: {statistics.geometric_mean(ratios):.2f} ({len(ratios)} programs)")
 print(f"\n({rounds} alternating rounds; outputs in {out})")
 PY
+done
