@@ -10,15 +10,17 @@
 # THREADS="1 2 16" runs every case at each count (OFFLOAD_CPU_THREADS for the port,
 # OMP_NUM_THREADS for OpenMP; default: neither set) and prints one table per count.
 # For a machine that cannot build (the GPU node):
-#   bash run.sh stage DIR      here: DIR/NAME.port (built --offload-arch=host) and DIR/NAME.omp,
-#                              to bundle with `offload-cxx bundle`, and this script as DIR/run.sh
-#   PREBUILT=LAUNCHER bash run.sh   on the node: runs `LAUNCHER NAME.port` and `LAUNCHER NAME.omp`
-#                              (a bundle's `run`), nothing is built
+#   bash run.sh stage DIR      here: DIR/NAME.port (built --offload-arch=host) to bundle with
+#                              `offload-cxx bundle`, DIR/NAME.omp (linked statically) and this
+#                              script as DIR/run.sh
+#   PREBUILT=LAUNCHER bash DIR/run.sh   on the node: runs `LAUNCHER NAME.port` (a bundle's `run`)
+#                              and DIR/NAME.omp; nothing is built
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$here/../../..
 cxx=${OFFLOAD_CXX:-$root/build/bin/offload-cxx}
 out=${BENCH_OUT:-$(mktemp -d)}
+mkdir -p "$out"
 rounds=${ROUNDS:-5}
 stage=""
 if [[ ${1:-} == stage ]]; then stage=${2:?run.sh stage DIR}; mkdir -p "$stage"; shift 2; fi
@@ -60,12 +62,18 @@ if [ -z "${PREBUILT:-}" ]; then
   for c in "${cases[@]}"; do
     name=${c%%|*}
     "$cxx" -O3 --offload-arch=host "$root/tests/corpus/$name/port.cpp" -o "$dest/$name.port" || exit 1
-    g++ -O3 -fopenmp "$here/${name}_omp.cpp" -o "$dest/$name.omp" || exit 1
+    # staged: linked statically (the node may lack libgomp), run from beside this script there
+    g++ -O3 -fopenmp ${stage:+-static} "$here/${name}_omp.cpp" -o "$dest/$name.omp" || exit 1
   done
   if [ -n "$stage" ]; then cp "$0" "$stage/run.sh"; echo "staged in $stage"; exit 0; fi
 fi
 # one program's run: the prebuilt one through its launcher, or the one just built
-program() { if [ -n "${PREBUILT:-}" ]; then "$PREBUILT" "$@"; else local p=$1; shift; "$out/$p" "$@"; fi; }
+program() {
+  local p=$1; shift
+  if [ -z "${PREBUILT:-}" ]; then "$out/$p" "$@"
+  elif [[ $p == *.omp ]]; then "$here/$p" "$@"
+  else "$PREBUILT" "$p" "$@"; fi
+}
 
 for t in ${THREADS:-default}; do
   for ((r = 0; r < rounds; ++r)); do

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# bench/gpu_session.sh — one GPU node session's runs from one carried folder (the device tool's
+# carry holds 64 MiB: every program shares one offload-cxx bundle, one copy of its libraries).
+#
+#   bash bench/gpu_session.sh stage DIR [FUZZ_SEEDS]   here: builds and packs DIR (below)
+#   bash bench/gpu_session.sh DIR PART...              on the node, PART of:
+#     fuzz    the kernel fuzzer's GPU batches against their fibers' hashes (scripts/kernelfuzz-gpu.sh)
+#     api     every public launch/copy/wait path against CUDA (bench/api_paths.sh), 5 rounds
+#     corpus  the corpus against the nvcc originals (bench/corpus.sh gpu), CORPUS_ROUNDS (3)
+#     cpudev  the corpus ports on the CPU device against their OpenMP twins at 1, 2 and 16
+#             threads (bench/cpu_device/corpus/run.sh), CPUDEV_ROUNDS (3)
+# Logs and tables go to $OUT (else /tmp). Each part is bounded by PART_TIMEOUT seconds (280).
+#
+# stage: DIR gets bundle.tar.xz (the corpus ports, api_paths, the fuzzer's batches, the CPU
+# device's ports and OpenMP twins), the corpus's originals, api_paths_cuda and the scripts.
+# FUZZ_SEEDS (FIRST:END, 50 kernels each) builds the fuzzer's batches; KERNELFUZZ_WORK=DIR takes
+# batches built before (kernelfuzz.py gpu-build --out DIR) instead.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+# The carry's limit: libLLVM needs libz3 (its SMT solver API) and, through libxml2, ICU's 30 MB
+# of data, which no program here uses; in the session's bundle they are stubs that abort with
+# a message if called (15 MB less after xz). Never done to a user's bundle.
+stub_unused_libraries() {
+  local lib=$1 src
+  src=$(mktemp -d)
+  if [ -f "$lib/libz3.so.4" ]; then
+    nm -D --undefined-only "$lib"/*.so* 2>/dev/null | awk '$2 ~ /^Z3_/ {print $2}' | sort -u |
+      awk 'BEGIN { print "#include <stdio.h>\n#include <stdlib.h>" }
+           { printf "void %s(void) { fputs(\"gpu_session stub: %s called\\n\", stderr); abort(); }\n", $1, $1 }' \
+      > "$src/z3.c"
+    gcc -shared -fPIC -O1 -Wl,-soname,libz3.so.4 "$src/z3.c" -o "$lib/libz3.so.4"
+  fi
+  if [ -f "$lib/libicudata.so.72" ]; then
+    echo 'const unsigned char icudt72_dat[64] = {0};' > "$src/icudata.c"
+    gcc -shared -fPIC -Wl,-soname,libicudata.so.72 "$src/icudata.c" -o "$lib/libicudata.so.72"
+  fi
+  rm -rf "$src"
+}
+if [ "${1:-}" = stage ]; then
+  set -e
+  dir=${2:?usage: gpu_session.sh stage DIR [FUZZ_SEEDS]}
+  mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
+  oc=${OFFLOAD_CXX:-$root/build/bin/offload-cxx}
+  work=${SESSION_WORK:-$dir.work}
+  mkdir -p "$work"
+  fuzz=${KERNELFUZZ_WORK:-$work/kernelfuzz}
+  if [ -n "${3:-}" ]; then
+    python3 "$root/tests/kernelfuzz/kernelfuzz.py" gpu-build --driver "$oc" --archs sm_90,host \
+      --seeds "$3" --count 50 --out "$fuzz"
+  fi
+  extra=()
+  if [ -f "$fuzz/programs.txt" ]; then
+    mkdir -p "$dir/kernelfuzz"
+    while read -r n; do [ -n "$n" ] && extra+=("$fuzz/$n") && cp "$fuzz/$n.expected" "$dir/kernelfuzz/"; done < "$fuzz/programs.txt"
+    cp "$fuzz/programs.txt" "$dir/kernelfuzz/"
+    cp "$root/scripts/kernelfuzz-gpu.sh" "$dir/kernelfuzz/check.sh"
+  fi
+  [ -x "$work/api/api_paths" ] || OFFLOAD_CXX=$oc bash "$root/bench/api_paths.sh" build "$work/api"
+  mkdir -p "$dir/api" && cp "$work/api/api_paths_cuda" "$dir/api/" && extra+=("$work/api/api_paths")
+  cp "$root/bench/api_paths.sh" "$dir/"
+  [ -d "$work/cpudev" ] || OFFLOAD_CXX=$oc bash "$root/bench/cpu_device/corpus/run.sh" stage "$work/cpudev"
+  extra+=("$work/cpudev"/*.port)
+  rm -rf "$work/cpudev-pack" && mkdir -p "$work/cpudev-pack/cpudev"
+  cp "$work/cpudev"/*.omp "$root/bench/cpu_device/corpus/run.sh" "$work/cpudev-pack/cpudev/"
+  tar -C "$work/cpudev-pack" -cf - cpudev | xz -T2 -6 > "$dir/cpudev.tar.xz"
+  session_bundle() {  # bundle PROGRAMS... into $dir/bundle.tar.xz (slim: stub_unused_libraries)
+    rm -rf "$work/bundle" && "$oc" bundle "$@" -o "$work/bundle" > /dev/null
+    stub_unused_libraries "$work/bundle/lib"
+    tar -C "$work" -cf - bundle | xz -T2 -6 > "$dir/bundle.tar.xz"
+  }
+  if [ -f "$work/corpus/originals.tar.xz" ] && [ -d "$work/corpus-work/bin" ]; then
+    # built before (CORPUS_WORK=$work/corpus-work bench/corpus.sh build $work/corpus): bundled
+    # again with the programs above
+    cp "$work/corpus/originals.tar.xz" "$work/corpus/corpus.sh" "$dir/"
+    session_bundle "$work/corpus-work/bin/"* "${extra[@]}"
+  else
+    CORPUS_WORK=$work/corpus-work CORPUS_EXTRA="${extra[*]}" OFFLOAD_CXX=$oc \
+      bash "$root/bench/corpus.sh" build "$dir"
+  fi
+  cp "$0" "$dir/gpu_session.sh"
+  du -sh --apparent-size "$dir"
+  exit 0
+fi
+
+dir=$(cd "${1:?usage: gpu_session.sh DIR PART...}" && pwd)
+shift
+log=${OUT:-/tmp}
+limit=${PART_TIMEOUT:-280}
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null || true
+echo "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+for part in "$@"; do
+  start=$SECONDS
+  echo "=== $part ($(date -u +%H:%M:%S))"
+  case $part in
+  fuzz)
+    KERNELFUZZ_BUNDLE=$dir/bundle.tar.xz KERNELFUZZ_LOGS=/tmp/kernelfuzz-logs \
+      timeout "$limit" bash "$dir/kernelfuzz/check.sh" > "$log/kernelfuzz-gpu.txt" 2>&1
+    echo "exit $?"; grep -v '^$' "$log/kernelfuzz-gpu.txt" | tail -15
+    ;;
+  api)
+    API_PATHS_BUNDLE=$dir/bundle.tar.xz timeout "$limit" bash "$dir/api_paths.sh" run "$dir/api" "$log" 2>&1 |
+      grep -v '^round '
+    ;;
+  corpus)
+    OUT=$log CORPUS_TIMEOUT=60 timeout "$limit" bash "$dir/corpus.sh" gpu "${CORPUS_ROUNDS:-3}" > "$log/corpus-out.txt" 2>&1
+    echo "exit $?"; tail -45 "$log/corpus-out.txt"
+    ;;
+  cpudev)
+    b=/tmp/offload-cxx-cpudev
+    rm -rf "$b" && mkdir -p "$b" && xz -dc "$dir/bundle.tar.xz" | tar -C "$b" -xf -
+    xz -dc "$dir/cpudev.tar.xz" | tar -C "$b" -xf -  # the OpenMP twins (static) and run.sh
+    PREBUILT=$b/bundle/run THREADS=${CPUDEV_THREADS:-1 2 16} ROUNDS=${CPUDEV_ROUNDS:-3} BENCH_OUT=/tmp/cpudev-out \
+      timeout "$limit" bash "$b/cpudev/run.sh" 2>&1 | tee "$log/cpudev-table.md"
+    ;;
+  *) echo "unknown part '$part' (fuzz, api, corpus, cpudev)" ;;
+  esac
+  echo "=== $part took $((SECONDS - start)) s"
+done
