@@ -150,6 +150,62 @@ DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempS
   return O;
 }
 
+/// The manifest of a file compiled as written: no kernel and, if its host object defines a
+/// function, exports deferred: the link reads them from the object and parses the file only if
+/// a kernel calls one of them that no device code defines.
+Expected<Manifest> deferredExports(const std::string &Source, ArrayRef<std::string> Flags,
+                                   const std::string &HostObject, const BuildSettings &S) {
+  Manifest M;
+  if (S.Commands.DryRun)
+    return M;
+  Expected<bool> Defines = definesFunctions(HostObject);
+  if (!Defines)
+    return Defines.takeError();
+  if (!*Defines)
+    return M;  // nothing for another file's kernel: the host compiler's object alone
+  SmallString<256> Path(Source);
+  sys::fs::make_absolute(Path);
+  M.Source = std::string(Path);
+  M.CompileArgs.assign(Flags.begin(), Flags.end());
+  M.ExportsDeferred = true;
+  if (Expected<std::string> Hash = sourceHash(M.Source))
+    M.SourceHash = *Hash;
+  else
+    return Hash.takeError();
+  return M;
+}
+
+Error resolveDeferredExports(const BuildSettings &S, Manifest &M) {
+  if (!M.ExportsDeferred)
+    return Error::success();
+  // A source gone or changed since: its symbols stay, and the link names the function it needs
+  // from it and why it cannot have it (addCalleesFromOtherFiles).
+  if (!sys::fs::exists(M.Source)) {
+    M.ExportsDeferred = false;
+    return Error::success();
+  }
+  if (Expected<std::string> Hash = sourceHash(M.Source); !Hash || *Hash != M.SourceHash) {
+    consumeError(Hash.takeError());
+    M.ExportsDeferred = false;
+    return Error::success();
+  }
+  BuildSettings AsWritten = S;
+  AsWritten.AsWritten = true;
+  std::string Diagnostics;  // a file g++ compiled that clang cannot parse simply offers nothing
+  Expected<Manifest> Parsed = runHostMetadata(AsWritten, M.Source, M.CompileArgs, &Diagnostics);
+  M.ExportsDeferred = false;
+  M.Exports.clear();
+  if (!Parsed) {
+    consumeError(Parsed.takeError());
+    return Error::success();
+  }
+  for (ManifestExport &E : Parsed->Exports) {
+    E.UsesBarriers = false;  // it never names offload
+    M.Exports.push_back(std::move(E));
+  }
+  return Error::success();
+}
+
 Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
                                    ArrayRef<std::string> MetadataFlags, std::string *Diagnostics,
                                    const std::string &DepFile) {
@@ -242,21 +298,17 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   std::vector<std::string> DepFiles;
   if (!S.DepFlag.empty()) {  // each compile's own (DepFile.h merges them)
     DepFiles.push_back(hostDepFile(S.TempDir, HostObject));
-    DepFiles.push_back(S.TempDir + "/" + TempStem + ".metadata.d");
+    if (!S.AsWritten)
+      DepFiles.push_back(S.TempDir + "/" + TempStem + ".metadata.d");
     for (const OffloadArch &Arch : S.Archs)
-      DepFiles.push_back(S.TempDir + "/" + TempStem + "." + Arch.name() + ".bc.d");
+      if (!S.AsWritten)
+        DepFiles.push_back(S.TempDir + "/" + TempStem + "." + Arch.name() + ".bc.d");
   }
-  Expected<Manifest> M = runHostMetadata(S, Source, MetadataFlags, &ClangDiagnostics,
-                                         DepFiles.empty() ? "" : DepFiles[1]);
-  if (!M && S.AsWritten) {  // no kernel (it never names offload), and nothing to export
-    consumeError(M.takeError());
-    M = Manifest{};
-  }
-  // A file compiled as written reaches no barrier itself (it never names offload): its exports
-  // need no CPU image (one, compiled with its -std=c++17, failed on offload's headers).
-  if (M && S.AsWritten)
-    for (ManifestExport &E : M->Exports)
-      E.UsesBarriers = false;
+  // A file compiled as written has no kernel (it never names offload): no parse now, its
+  // object's functions recorded for the link (Manifest::ExportsDeferred).
+  Expected<Manifest> M = S.AsWritten ? deferredExports(Source, MetadataFlags, HostObject, S)
+                                     : runHostMetadata(S, Source, MetadataFlags, &ClangDiagnostics,
+                                                       DepFiles.empty() ? "" : DepFiles[1]);
   if (!M) {
     reportOnce(*Running, S.Commands, ClangDiagnostics);
     return M.takeError();
@@ -305,7 +357,7 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
   if (DepFiles)
     DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());
   const Manifest &M = Unit->DeviceCode.Kernels;
-  if (SkipWithoutKernels && M.Kernels.empty() && M.Exports.empty()) {
+  if (SkipWithoutKernels && M.Kernels.empty() && M.Exports.empty() && !M.ExportsDeferred) {
     if (HostObject == Object || S.Commands.DryRun)
       return Error::success();
     // The host compiler's object is the object (across file systems: a copy).
@@ -368,7 +420,9 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<Dev
     // The CPU image's calls are resolved by the program's own link; a single unit's device code
     // holds every function of its file that its kernels call.
     if (Arch.isGpu() && Files.size() > 1)
-      if (Error E = addCalleesFromOtherFiles(Bitcodes, Files, Arch, *Tools, DO))
+      if (Error E = addCalleesFromOtherFiles(
+              Bitcodes, Files, Arch, *Tools, DO,
+              [&](Manifest &M) { return resolveDeferredExports(S, M); }))
         return E;
     std::vector<std::string> NoBarriers;  // exported by some file, reaching no barrier there
     if (Arch.isHost())

@@ -1,6 +1,7 @@
 // compiler/CrossFileCallees.cpp — see CrossFileCallees.h.
 #include "CrossFileCallees.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/LLVMContext.h"
@@ -81,8 +82,9 @@ Error keepOnlyWantedStrong(const std::string &Path, const std::set<std::string> 
 } // namespace
 
 Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
-                               ArrayRef<DeviceImageFile> Files, const OffloadArch &Arch,
-                               const Toolchain &Tools, const DevicePassOptions &O) {
+                               MutableArrayRef<DeviceImageFile> Files, const OffloadArch &Arch,
+                               const Toolchain &Tools, const DevicePassOptions &O,
+                               function_ref<Error(Manifest &)> ResolveDeferred) {
   Symbols Seen;
   for (const std::string &B : Bitcodes)
     if (Error E = Seen.scan(B))
@@ -91,13 +93,22 @@ Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
   for (unsigned Round = 0;; ++Round) {
     // File index → the exports of that file that the device code calls and nothing defines.
     std::map<size_t, std::vector<const ManifestExport *>> ByFile;
+    // Files compiled as written that define a called function: parsed now for their exports.
+    for (size_t I = 0; I < Files.size(); ++I) {
+      Manifest &M = Files[I].Kernels;
+      if (M.ExportsDeferred && llvm::any_of(M.Exports, [&](const ManifestExport &E) {
+            return Seen.Called.count(E.Symbol) && !Seen.Defined.count(E.Symbol);
+          }))
+        if (Error E = ResolveDeferred(M))
+          return E;
+    }
     for (const std::string &Symbol : Seen.Called) {
       if (Seen.Defined.count(Symbol) || Compiled.count(Symbol))
         continue;
       bool Found = false;
       for (size_t I = 0; I < Files.size() && !Found; ++I)
         for (const ManifestExport &E : Files[I].Kernels.Exports)
-          if (E.Symbol == Symbol) {
+          if (E.Symbol == Symbol && !Files[I].Kernels.ExportsDeferred) {
             ByFile[I].push_back(&E);
             Found = true;
             break;

@@ -9,6 +9,7 @@
 #include "DevicePass.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -18,9 +19,11 @@ namespace offload::compiler {
 
 /// Adds to Bitcodes (one architecture's device bitcode files) the device code of every function
 /// they call that a file of Files exports. A file whose source is gone is an error naming it.
-llvm::Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
-                                     llvm::ArrayRef<DeviceImageFile> Files,
-                                     const OffloadArch &Arch, const Toolchain &Tools,
-                                     const DevicePassOptions &Options);
+/// A file whose exports are deferred (Manifest::ExportsDeferred) and that defines a called
+/// function is first given its exports by ResolveDeferred (which parses it).
+llvm::Error addCalleesFromOtherFiles(
+    std::vector<std::string> &Bitcodes, llvm::MutableArrayRef<DeviceImageFile> Files,
+    const OffloadArch &Arch, const Toolchain &Tools, const DevicePassOptions &Options,
+    llvm::function_ref<llvm::Error(Manifest &)> ResolveDeferred);
 
 } // namespace offload::compiler

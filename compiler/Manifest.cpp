@@ -124,6 +124,8 @@ std::string toJSON(const Manifest &M) {
                                      {"uses_barriers", E.UsesBarriers}});
     Root["exports"] = std::move(Exports);
   }
+  if (M.ExportsDeferred)
+    Root["exports_deferred"] = true;
   std::string Text;
   raw_string_ostream OS(Text);
   OS << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
@@ -205,12 +207,13 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
     }
     M.Kernels.push_back(std::move(K));
   }
+  M.ExportsDeferred = Root->getBoolean("exports_deferred").value_or(false);
   if (const json::Array *Exports = Root->getArray("exports"))
     for (const json::Value &EV : *Exports) {
       const json::Object *EO = EV.getAsObject();
       auto Symbol = EO ? Str(*EO, "symbol") : std::nullopt;
       auto Callee = EO ? Str(*EO, "callee") : std::nullopt;
-      if (!Symbol || !Callee || Symbol->empty() || Callee->empty())
+      if (!Symbol || !Callee || Symbol->empty() || (Callee->empty() && !M.ExportsDeferred))
         return Fail("an export lacks \"symbol\" or \"callee\"");
       M.Exports.push_back({*Symbol, *Callee, EO->getBoolean("uses_barriers").value_or(false)});
     }

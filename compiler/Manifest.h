@@ -48,7 +48,9 @@ struct ManifestKernel {
 /// may call it, and the link step then compiles it for the device from this file.
 struct ManifestExport {
   std::string Symbol;  ///< its (mangled) symbol
-  std::string Callee;  ///< C++ expression naming it, for generated code
+  /// C++ expression naming it, for generated code; empty while the file's exports are deferred
+  /// (Manifest::ExportsDeferred).
+  std::string Callee;
   /// It may reach offload::barrier() (or a warp operation): the file then builds its CPU
   /// image even without kernels, so the link can split another file's kernel at that barrier.
   bool UsesBarriers = false;
@@ -64,6 +66,12 @@ struct Manifest {
   std::vector<std::string> CompileArgs; ///< flags the device pass compiles it with (-I, -D, -std, ...)
   std::vector<ManifestKernel> Kernels;
   std::vector<ManifestExport> Exports;
+  /// A file compiled as written (it never names offload) is not parsed by clang when compiled:
+  /// its manifest says so (no exports), and reading its object fills Exports with the functions
+  /// the object defines (their symbols alone, no barrier); the link parses the file for their
+  /// Callee only if a kernel of another file calls one (Build.cpp, resolveDeferredExports).
+  /// Parsing every such file cost 2.5x g++'s time per file (bench/RESULTS.md, real projects).
+  bool ExportsDeferred = false;
 
   /// Adds K unless an instantiation with the same host symbol is already there.
   void addKernel(ManifestKernel K);

@@ -26,6 +26,27 @@ Error embedDeviceCode(const std::string &Objcopy, const std::string &HostObject,
                     Commands);
 }
 
+/// The functions Obj defines with external linkage, weak ones included (an explicit
+/// instantiation, `template int f<int>(int);`, is weak), but not main.
+static std::vector<std::string> definedFunctions(const object::ObjectFile &Obj) {
+  std::vector<std::string> Functions;
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<uint32_t> Flags = Sym.getFlags();
+    Expected<object::SymbolRef::Type> Type = Sym.getType();
+    Expected<StringRef> Name = Sym.getName();
+    if (!Flags || !Type || !Name) {
+      consumeError(Flags.takeError());
+      consumeError(Type.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Type == object::SymbolRef::ST_Function && (*Flags & object::SymbolRef::SF_Global) &&
+        !(*Flags & object::SymbolRef::SF_Undefined) && *Name != "main")
+      Functions.push_back(Name->str());
+  }
+  return Functions;
+}
+
 static Expected<std::optional<DeviceImageFile>> fromObject(const object::ObjectFile &Obj,
                                                            StringRef Origin) {
   for (const object::SectionRef &Section : Obj.sections()) {
@@ -40,6 +61,9 @@ static Expected<std::optional<DeviceImageFile>> fromObject(const object::ObjectF
     Expected<DeviceImageFile> File = parseDeviceImageFile(*Contents, Origin);
     if (!File)
       return File.takeError();
+    if (File->Kernels.ExportsDeferred)  // a file compiled as written: what its object defines
+      for (std::string &F : definedFunctions(Obj))
+        File->Kernels.Exports.push_back({std::move(F), "", /*UsesBarriers=*/false});
     return std::optional<DeviceImageFile>(std::move(*File));
   }
   return std::optional<DeviceImageFile>();
@@ -189,13 +213,22 @@ Expected<std::vector<std::string>> readProgramArchs(const std::string &Path) {
 }
 
 namespace {
-/// Whether one object refers to the runtime or carries device code.
+/// Whether one object refers to the runtime or carries device code. A section holding only the
+/// functions a file without kernels defines (its exports, for kernels of other files) is not
+/// device code: a program of such files alone links as the host compiler links it.
 bool objectNeedsRuntime(const object::ObjectFile &Obj) {
   for (const object::SectionRef &Sec : Obj.sections())
-    if (Expected<StringRef> Name = Sec.getName(); Name && *Name == DeviceSectionName)
-      return true;
-    else if (!Name)
+    if (Expected<StringRef> Name = Sec.getName(); Name && *Name == DeviceSectionName) {
+      Expected<std::optional<DeviceImageFile>> File = fromObject(Obj, "");
+      if (!File) {
+        consumeError(File.takeError());
+        return true;  // the link reports it
+      }
+      if (*File && (!(*File)->Kernels.Kernels.empty() || !(*File)->Images.empty()))
+        return true;
+    } else if (!Name) {
       consumeError(Name.takeError());
+    }
   for (const object::SymbolRef &Sym : Obj.symbols()) {
     Expected<uint32_t> Flags = Sym.getFlags();
     if (!Flags) {
@@ -216,6 +249,14 @@ bool objectNeedsRuntime(const object::ObjectFile &Obj) {
   return false;
 }
 } // namespace
+
+Expected<bool> definesFunctions(const std::string &Object) {
+  Expected<object::OwningBinary<object::ObjectFile>> File =
+      object::ObjectFile::createObjectFile(Object);
+  if (!File)
+    return createFileError(Object, File.takeError());
+  return !definedFunctions(*File->getBinary()).empty();
+}
 
 bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {
   for (const std::string &In : Inputs) {

@@ -30,6 +30,10 @@ llvm::Error embedDeviceCode(const std::string &ObjcopyTool, const std::string &H
 /// none of whose inputs does is linked as the host compiler links it, without the runtime.
 bool needsOffloadRuntime(llvm::ArrayRef<std::string> Inputs);
 
+/// Whether a host object defines any function with external linkage (a kernel of another file
+/// may call it: Manifest::ExportsDeferred).
+llvm::Expected<bool> definesFunctions(const std::string &Object);
+
 /// The device code of an input: of an object (zero or one), or of each member of an archive
 /// (their kernels marked FromArchive).
 llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input);
