@@ -123,6 +123,15 @@ void copy_between_devices(device_handle dst_device, void *dst, device_handle src
   if (bytes == 0)
     return;
   rt::device &to = rt::device_of(dst_device.gpu), &from = rt::device_of(src_device.gpu);
+  // Within one GPU, after this thread's deferred launches: enqueued on their stream, no wait
+  // (as CUDA's device-to-device copy; rodinia-cfd copied and waited once an iteration).
+  if (&to == &from && !to.is_cpu()) {
+    bool enqueued = false;
+    copying(("within " + to.name()).c_str(), bytes, where,
+            [&] { enqueued = to.deferred().copy_within_in_order(dst, src, bytes); });
+    if (enqueued)
+      return;
+  }
   to.deferred().settle();
   from.deferred().settle();
   const std::string direction = "from " + from.name() + " to " + to.name();

@@ -210,6 +210,19 @@ bool deferred_launches::copy_out_in_order(void *host_dst, const void *device_src
   return true;
 }
 
+bool deferred_launches::copy_within_in_order(void *device_dst, const void *device_src,
+                                             std::uint64_t bytes) {
+  if (!any() || profiling())
+    return false;
+  std::lock_guard guard(lock_);
+  if (streams_.size() != 1 || !kept_failure_.empty() ||
+      streams_.front().owner != std::this_thread::get_id())
+    return false;
+  // An error enqueuing shows here (the caller reports it as the copy's); one of the copy
+  // itself shows at the next settle, with the launches it followed.
+  return streams_.front().s->copy_within_in_order(device_dst, device_src, bytes);
+}
+
 void deferred_launches::forget(stream &s) noexcept {
   if (!any())
     return;

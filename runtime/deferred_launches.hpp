@@ -69,6 +69,10 @@ public:
   /// true; otherwise false, and nothing is done (settle, then copy). A failure throws
   /// offload::error naming the launches.
   bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes);
+  /// When the calling thread's stream holds the only deferred launches, enqueues a copy within
+  /// the device's memory after them and returns true without waiting: the copy is deferred with
+  /// them (the next settle waits for both). Otherwise false, and nothing is done.
+  bool copy_within_in_order(void *device_dst, const void *device_src, std::uint64_t bytes);
   /// `s` is about to be destroyed: waits for it, keeping a failure.
   void forget(stream &s) noexcept;
   /// A failure found where nothing can be thrown (on the CPU device, a buffer released with its

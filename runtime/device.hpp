@@ -69,6 +69,12 @@ public:
     (void)host_dst, (void)device_src, (void)bytes;
     return false;
   }
+  /// Enqueues a copy within the device's memory after the stream's launches, without waiting
+  /// (as CUDA's device-to-device cudaMemcpy); false (nothing done) where the stream cannot.
+  virtual bool copy_within_in_order(void *device_dst, const void *device_src, std::uint64_t bytes) {
+    (void)device_dst, (void)device_src, (void)bytes;
+    return false;
+  }
   /// Profiling: a timer for the next launch (OFFLOAD_PROFILE / OFFLOAD_TRACE only). The default
   /// reads the host clock at start and stop: the kernel's time where launch() runs it (the CPU
   /// device). GPUs record device events on the stream.

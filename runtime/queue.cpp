@@ -124,7 +124,7 @@ struct queue_state {
   template <class Op> bool run_inline(Op &op) {
     {
       std::lock_guard guard(lock);
-      if (!ready || running || stopping || !ops.empty() || getpid() != owner)
+      if (!idle())
         return false;
       running = true;
     }
@@ -138,6 +138,17 @@ struct queue_state {
     if (more)
       wake.notify_all();
     return true;
+  }
+
+  /// The worker waits for work, nothing is enqueued, no caller runs an operation (lock held).
+  bool idle() const {
+    return ready && !running && !stopping && ops.empty() && getpid() == owner;
+  }
+  /// Idle, and no launch on the stream since its last wait: everything enqueued has run. The
+  /// worker's in_flight is read under the lock only while no one runs anything (idle()).
+  bool drained() {
+    std::lock_guard guard(lock);
+    return idle() && in_flight.empty() && !error;
   }
 
   void record_error() {
@@ -351,6 +362,11 @@ void queue_launch(queue_state &queue, std::unique_ptr<launch_job> job) {
 }
 
 void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {
+  // A small copy on an idle GPU queue runs here, after the stream's launches, as CUDA's copy of
+  // pageable memory (about two thread hand-overs saved, bench/RESULTS.md 2026-12-05); a large
+  // one, or any step on the CPU device, goes to the worker.
+  if (!queue.device.is_cpu() && step->copy_bytes() <= inline_copy_limit && queue.run_inline(step))
+    return;
   queue.push(std::move(step));
 }
 
@@ -378,7 +394,10 @@ void queue_wait(queue_state &queue) {
 
 std::shared_ptr<event_state> queue_record(queue_state &queue) {
   auto event = std::make_shared<event_state>();
-  queue.push(event);
+  if (queue.drained())  // everything enqueued has run: reached now
+    event->complete();
+  else
+    queue.push(event);
   return event;
 }
 
@@ -416,7 +435,7 @@ void wait_for_queues(device &on) noexcept {
     std::lock_guard guard(q.lock);
     for (detail::queue_state *s : q.all)
       if (&s->device == &on && s->owner == getpid() &&
-          s->worker.get_id() != std::this_thread::get_id())
+          s->worker.get_id() != std::this_thread::get_id() && !s->drained())
         try {
           events.push_back(std::make_shared<detail::event_state>());
           s->push(events.back());

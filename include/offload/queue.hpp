@@ -120,6 +120,7 @@ public:
       std::uint64_t bytes;
       detail::source_loc where;
       void run() override { detail::copy_between_devices(to, dst, from, src, bytes, where); }
+      std::uint64_t copy_bytes() const noexcept override { return bytes; }
     };
     auto step = std::make_unique<copy_step>();
     step->to = dst.device_handle();
@@ -175,6 +176,7 @@ private:
         else
           detail::copy_to_host(device, dst, src, bytes, where);
       }
+      std::uint64_t copy_bytes() const noexcept override { return bytes; }
     };
     auto step = std::make_unique<copy_step>();
     step->device = device_;

@@ -37,6 +37,7 @@ public:
   void sync() override;
   bool can_defer() const override { return true; }
   bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) override;
+  bool copy_within_in_order(void *device_dst, const void *device_src, std::uint64_t bytes) override;
   std::unique_ptr<launch_timer> start_timer() override;
 
 private:
@@ -284,6 +285,15 @@ bool cuda_stream::copy_out_in_order(void *host_dst, const void *device_src, std:
   gpu_.make_current();
   d.check(d.memcpy_dtoh_async(host_dst, reinterpret_cast<cu_device_ptr>(device_src), bytes, stream_));
   d.check(d.stream_synchronize(stream_));
+  return true;
+}
+
+bool cuda_stream::copy_within_in_order(void *device_dst, const void *device_src,
+                                       std::uint64_t bytes) {
+  const cuda_driver &d = gpu_.driver();
+  gpu_.make_current();
+  d.check(d.memcpy_dtod_async(reinterpret_cast<cu_device_ptr>(device_dst),
+                              reinterpret_cast<cu_device_ptr>(device_src), bytes, stream_));
   return true;
 }
 

@@ -49,6 +49,7 @@ const cuda_driver *cuda_driver::get() {
         load(d.mem_free, "cuMemFree_v2") && load(d.memcpy_htod, "cuMemcpyHtoD_v2") &&
         load(d.memcpy_dtoh, "cuMemcpyDtoH_v2") &&
         load(d.memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2") && load(d.memcpy_dtod, "cuMemcpyDtoD_v2") &&
+        load(d.memcpy_dtod_async, "cuMemcpyDtoDAsync_v2") &&
         load(d.get_error_string, "cuGetErrorString");
     load(d.occupancy_max_potential_block_size, "cuOccupancyMaxPotentialBlockSize");
     // Profiling's device times (profile.hpp); without them launches are timed on the host.

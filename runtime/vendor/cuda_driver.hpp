@@ -36,6 +36,7 @@ struct cuda_driver {
   int (*memcpy_dtoh)(void *, cu_device_ptr, std::size_t);
   int (*memcpy_dtoh_async)(void *, cu_device_ptr, std::size_t, void *);
   int (*memcpy_dtod)(cu_device_ptr, cu_device_ptr, std::size_t);
+  int (*memcpy_dtod_async)(cu_device_ptr, cu_device_ptr, std::size_t, void *);
   int (*get_error_string)(int, const char **);
   /// cuOccupancyMaxPotentialBlockSize (null when the driver lacks it).
   int (*occupancy_max_potential_block_size)(int *, int *, void *, std::size_t (*)(int),

@@ -84,6 +84,9 @@ bool event_done(const event_state &event);
 struct queue_step {
   virtual ~queue_step() = default;
   virtual void run() = 0;
+  /// The bytes a copy moves: a small copy on an idle GPU queue runs on the caller's thread, as
+  /// CUDA's copy of pageable memory does (no hand-over to the queue's worker). Not a copy: ~0.
+  virtual std::uint64_t copy_bytes() const noexcept { return ~std::uint64_t{0}; }
 };
 
 } // namespace offload::detail
