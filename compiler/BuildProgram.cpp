@@ -21,6 +21,7 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   // prog.sm_90.ptx); with several inputs, after each source and `<program>.linked`.
   const bool OneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
   std::vector<std::string> HostObjects;
+  std::vector<std::pair<std::string, std::string>> ObjectSources;  // for the link's messages
   std::vector<DeviceImageFile> Units;
   // The last source's host compile runs on through the device link; after a failure it is
   // waited for, so that its diagnostics come out.
@@ -73,6 +74,7 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     if (DepFiles)
       DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());
     HostObjects.push_back(Unit->HostObject);
+    ObjectSources.push_back({Unit->HostObject, In});
     Units.push_back(std::move(Unit->DeviceCode));
   }
   for (const std::string &Archive : Archives)
@@ -85,7 +87,9 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   if (Error E = finishHostCompile())
     return E;
   Timer T{"host link", S.Commands};
-  return linkProgram(HostObjects, *Program, Host, Output);
+  HostPassOptions Link = Host;
+  Link.ObjectSources = std::move(ObjectSources);
+  return linkProgram(HostObjects, *Program, Link, Output);
 }
 
 } // namespace offload::compiler

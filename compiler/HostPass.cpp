@@ -435,7 +435,18 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
   if (std::optional<std::string> Linker = fasterLinkerFlag(O.LinkArgs))
     Link.push_back(*Linker);
   Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
-  return runCommand(Link, O.Commands);
+  if (O.ObjectSources.empty())
+    return runCommand(Link, O.Commands);
+  // The linker's messages name the objects it read: an object made here from a source is named
+  // by that source (ld: "/tmp/offload-cxx-1234/prog.a.host.o: in function `main'" → "a.cpp: ...").
+  std::string Messages;
+  Error Failed = runCommandCapturingErrors(Link, O.Commands, O.TempDir + "/link.stderr", Messages);
+  for (const auto &[Object, Source] : O.ObjectSources)
+    for (size_t At = Messages.find(Object); At != std::string::npos;
+         At = Messages.find(Object, At + Source.size()))
+      Messages.replace(At, Object.size(), Source);
+  errs() << Messages;
+  return Failed;
 }
 
 /// The host pass links the image with the code it was made from, or refuses: an image of another

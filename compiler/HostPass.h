@@ -36,6 +36,9 @@ struct HostPassOptions {
   std::string LLVMLibDir;      ///< where LLVM's libraries live
   std::string TempDir, TempStem;
   CommandOptions Commands;
+  /// Objects made among the temporaries from the user's sources (object, source): the link's
+  /// messages name the source instead (no error names a temporary file, issue 32).
+  std::vector<std::pair<std::string, std::string>> ObjectSources;
 };
 
 /// The registration module for File (x86-64 Linux), as LLVM IR.
