@@ -194,10 +194,16 @@ std::vector<std::string> compileArgs() {
     sys::fs::make_absolute(Abs);
     Args.push_back("-I" + std::string(Abs));
   }
-  for (const std::string &D : Defines)
-    Args.push_back("-D" + D);
-  for (const std::string &U : Undefines)
-    Args.push_back("-U" + U);
+  // -D and -U in the order written: `-UFAST -DFAST` defines FAST (the device compiles saw it
+  // undefined when the -D's came first: adversarial pass, a GPU computing another function).
+  std::vector<std::pair<unsigned, std::string>> Macros;
+  for (unsigned I = 0; I < Defines.size(); ++I)
+    Macros.push_back({Defines.getPosition(I), "-D" + Defines[I]});
+  for (unsigned I = 0; I < Undefines.size(); ++I)
+    Macros.push_back({Undefines.getPosition(I), "-U" + Undefines[I]});
+  llvm::stable_sort(Macros, [](const auto &A, const auto &B) { return A.first < B.first; });
+  for (auto &[Position, Arg] : Macros)
+    Args.push_back(std::move(Arg));
   if (!Standard.empty())
     Args.push_back("-std=" + Standard);
   return Args;
@@ -206,17 +212,78 @@ std::vector<std::string> compileArgs() {
 
 } // namespace
 
+/// Text with its comments and the contents of its string and character literals blanked (line
+/// breaks kept, so that `#include` lines stay lines). Raw strings are treated as plain ones.
+std::string stripCommentsAndLiterals(StringRef T) {
+  std::string Out;
+  Out.reserve(T.size());
+  for (size_t I = 0; I < T.size();) {
+    const char C = T[I];
+    if (C == '/' && I + 1 < T.size() && T[I + 1] == '/') {
+      while (I < T.size() && T[I] != '\n')
+        ++I;
+    } else if (C == '/' && I + 1 < T.size() && T[I + 1] == '*') {
+      const size_t End = T.find("*/", I + 2);
+      for (size_t J = I; J < (End == StringRef::npos ? T.size() : End + 2); ++J)
+        if (T[J] == '\n')
+          Out += '\n';
+      I = End == StringRef::npos ? T.size() : End + 2;
+      Out += ' ';
+    } else if (C == '"' || C == '\'') {
+      // <offload/x.hpp> is not a literal; "offload/x.hpp" in an #include is kept as written
+      const size_t LineStart = T.rfind('\n', I) == StringRef::npos ? 0 : T.rfind('\n', I) + 1;
+      const bool Include = C == '"' && T.slice(LineStart, I).ltrim().starts_with("#") &&
+                           T.slice(LineStart, I).contains("include");
+      size_t J = I + 1;
+      while (J < T.size() && T[J] != C && T[J] != '\n')
+        J += T[J] == '\\' ? 2 : 1;
+      if (Include)
+        Out += T.slice(I, std::min(J + 1, T.size())).str();
+      else
+        Out += "\"\"";
+      I = std::min(J + 1, T.size());
+    } else {
+      Out += C;
+      ++I;
+    }
+  }
+  return Out;
+}
+
+/// Whether code (comments and literals stripped) uses offload: an #include naming offload/, the
+/// name offload:: (not the tail of another name), or OFFLOAD_KERNEL.
+bool namesOffload(StringRef Code) {
+  auto identifierChar = [](char C) { return isAlnum(C) || C == '_'; };
+  for (size_t At = Code.find("offload::"); At != StringRef::npos; At = Code.find("offload::", At + 1))
+    if (At == 0 || !identifierChar(Code[At - 1]))
+      return true;
+  for (size_t At = Code.find("OFFLOAD_KERNEL"); At != StringRef::npos;
+       At = Code.find("OFFLOAD_KERNEL", At + 1))
+    if ((At == 0 || !identifierChar(Code[At - 1])) &&
+        (At + 14 == Code.size() || !identifierChar(Code[At + 14])))
+      return true;
+  SmallVector<StringRef> Lines;
+  Code.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    L = L.ltrim();
+    if (L.consume_front("#") && L.ltrim().starts_with("include") && L.contains("offload/"))
+      return true;
+  }
+  return false;
+}
+
 /// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch): if
 /// not, it is first compiled as the user wrote it (compileAsWritten).
 bool mentionsOffload(const std::string &Source) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Source);
   if (!Text)
     return true;
-  // Its headers (offload/...), its names (offload::) or its macros (OFFLOAD_KERNEL): the word
-  // in a comment is not a use. Offload's headers reached through a project header are found by
-  // the compile as written (its dependencies).
-  const StringRef T = (*Text)->getBuffer();
-  return T.contains("offload/") || T.contains("offload::") || T.contains("OFFLOAD_");
+  // Its headers (an #include naming offload/), its names (offload::) or its macro
+  // (OFFLOAD_KERNEL), outside comments and string literals: "offload" in a comment, a string
+  // (getenv("OFFLOAD_INFO")) or another identifier (USE_OFFLOAD_X) is not a use (adversarial
+  // pass: such files were compiled as C++20). Offload's headers reached through a project header
+  // are found by the compile as written (its dependencies).
+  return namesOffload(stripCommentsAndLiterals((*Text)->getBuffer()));
 }
 
 /// The user's command line for the host compiler, as written: offload-cxx's own options out
@@ -383,7 +450,7 @@ int main(int argc, char **argv) {
   // (-save-temps too: g++'s own temporaries, as g++ writes them.)
   const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
                               hostInput(Inputs[0]) && User.OtherOutput.empty() &&
-                              (Inputs[0] == "-" || !mentions(Inputs[0]));
+                              (Inputs[0] == "-" || !mentions(Inputs[0]) || StdTooOld);
   // A program whose sources never mention offload, linked with objects that never use it: the
   // whole command is g++'s, as written (a one-step `offload-cxx -std=c++14 a.cpp -o a`).
   const bool ProgramAsWritten =
@@ -409,7 +476,8 @@ int main(int argc, char **argv) {
         }
         return Code->empty();
       }) &&
-      llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); }) &&
+      (StdTooOld ||  // what then uses offload says so in its errors: the C++20 line below
+       llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); })) &&
       !needsOffloadRuntime([&] {
         std::vector<std::string> Files;  // standard input is a source, never an object
         llvm::copy_if(Inputs, std::back_inserter(Files), [](StringRef In) { return In != "-"; });
@@ -682,7 +750,8 @@ int main(int argc, char **argv) {
       return 0;
     }
     consumeError(std::move(Failed));
-    requireCxx20("this build");
+    const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); });
+    requireCxx20(Using != Inputs.end() ? *Using : std::string("this build"));
   }
 
   BuildSettings S;

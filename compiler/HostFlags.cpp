@@ -117,8 +117,10 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
       U.Preprocessor.push_back(std::string(O.getPrefixedName()));
       U.Preprocessor.push_back(absolutePath(Value));
     } else if (O.matches(options::OPT_include) || O.matches(options::OPT_imacros)) {
+      // A file of the current directory named from it: absolute, so that a link run elsewhere
+      // (which compiles another file's functions for a GPU) finds it.
       U.Preprocessor.push_back(std::string(O.getPrefixedName()));
-      U.Preprocessor.push_back(Value.str());
+      U.Preprocessor.push_back(sys::fs::exists(Value) ? absolutePath(Value) : Value.str());
     } else if (A.starts_with("-g") && !O.matches(options::OPT_UNKNOWN)) {
       U.Debug.push_back(A.str());
     } else if (A.starts_with("-Wl,") || O.matches(options::OPT_Xlinker) || A == "-T" ||
@@ -143,6 +145,16 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
         if (!CompileOnly)
           U.Link.push_back(argv[I + W]);
       }
+      // Macros given to the preprocessor directly (-Wp,-DX / -Xpreprocessor -DX) reach the
+      // device compiles too, or the GPU would compile the code another way than g++.
+      SmallVector<StringRef> Pieces;
+      if (A.starts_with("-Wp,"))
+        A.drop_front(4).split(Pieces, ',');
+      else if (O.matches(options::OPT_Xpreprocessor) && Words == 2)
+        Pieces.push_back(argv[I + 1]);
+      for (StringRef P : Pieces)
+        if ((P.starts_with("-D") || P.starts_with("-U")) && P.size() > 2)
+          U.Preprocessor.push_back(P.str());
       if ((A.starts_with("-f") || A.starts_with("-m")) && Words == 1 &&
           !O.matches(options::OPT_UNKNOWN) && suitsCpuImage(A))
         U.Cpu.push_back(A.str());

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
 #include <type_traits>
 
 using namespace llvm;
@@ -404,6 +405,44 @@ bool isCxxSource(StringRef Path) {
   return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";
 }
 
+std::string linkMessagesForUser(StringRef Messages,
+                                ArrayRef<std::pair<std::string, std::string>> ObjectSources,
+                                StringRef TempDir) {
+  std::string Out;
+  std::set<std::string> Reported;  // "undefined reference to 'f()'" already said
+  SmallVector<StringRef> Lines;
+  Messages.split(Lines, '\n');
+  for (size_t L = 0; L < Lines.size(); ++L) {
+    if (L + 1 == Lines.size() && Lines[L].empty())
+      break;
+    std::string Line = Lines[L].str();
+    for (const auto &[Object, Source] : ObjectSources) {
+      for (size_t At = Line.find(Object); At != std::string::npos;
+           At = Line.find(Object, At + Source.size()))
+        Line.replace(At, Object.size(), Source);
+      // ld names the object, then the source it was compiled from: the same name twice
+      const std::string Twice = Source + ":" + Source + ":";
+      if (StringRef(Line).starts_with(Twice))
+        Line.erase(0, Source.size() + 1);
+    }
+    const size_t Undefined = Line.find("undefined reference to ");
+    const std::string What = Undefined == std::string::npos ? "" : Line.substr(Undefined);
+    // An object of our own (the CPU image, the registration): its undefined references restate
+    // the user's objects' (the kernel's body is in both); anything else is said as ours.
+    if (const size_t Temp = Line.find((TempDir + "/").str()); Temp != std::string::npos) {
+      if (!What.empty() && Reported.count(What))
+        continue;
+      const size_t End = Line.find(':', Temp);
+      Line.replace(Temp, End == std::string::npos ? std::string::npos : End - Temp,
+                   "(code offload-cxx generated)");
+    }
+    if (!What.empty())
+      Reported.insert(What);
+    Out += Line + "\n";
+  }
+  return Out;
+}
+
 Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
                   const HostPassOptions &O, StringRef OutPath) {
   Expected<std::string> Compiler = findTool(O.HostCompiler, {});
@@ -435,17 +474,11 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
   if (std::optional<std::string> Linker = fasterLinkerFlag(O.LinkArgs))
     Link.push_back(*Linker);
   Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
-  if (O.ObjectSources.empty())
-    return runCommand(Link, O.Commands);
   // The linker's messages name the objects it read: an object made here from a source is named
   // by that source (ld: "/tmp/offload-cxx-1234/prog.a.host.o: in function `main'" → "a.cpp: ...").
   std::string Messages;
   Error Failed = runCommandCapturingErrors(Link, O.Commands, O.TempDir + "/link.stderr", Messages);
-  for (const auto &[Object, Source] : O.ObjectSources)
-    for (size_t At = Messages.find(Object); At != std::string::npos;
-         At = Messages.find(Object, At + Source.size()))
-      Messages.replace(At, Object.size(), Source);
-  errs() << Messages;
+  errs() << linkMessagesForUser(Messages, O.ObjectSources, O.TempDir);
   return Failed;
 }
 

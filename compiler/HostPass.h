@@ -86,6 +86,13 @@ std::optional<std::string> fasterLinkerFlag(llvm::ArrayRef<std::string> UserLink
 bool isCxxSource(llvm::StringRef Path);
 
 /// Links host objects (and archives) with the registration of File and the runtime.
+/// The linker's messages as the user should read them: objects made from the user's sources
+/// named by those sources, restatements by offload-cxx's own objects (the CPU image) dropped,
+/// no temporary path (unit-tested).
+std::string linkMessagesForUser(llvm::StringRef Messages,
+                                llvm::ArrayRef<std::pair<std::string, std::string>> ObjectSources,
+                                llvm::StringRef TempDir);
+
 llvm::Error linkProgram(llvm::ArrayRef<std::string> Objects, const DeviceImageFile &File,
                         const HostPassOptions &Options, llvm::StringRef OutPath);
 
