@@ -196,7 +196,15 @@ Error resolveDeferredExports(const BuildSettings &S, Manifest &M) {
   M.ExportsDeferred = false;
   M.Exports.clear();
   if (!Parsed) {
+    // The link then says the called function has no device definition; this says why.
     consumeError(Parsed.takeError());
+    SmallVector<StringRef> Lines;
+    StringRef(Diagnostics).split(Lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    WithColor::note(errs(), "offload-cxx")
+        << "kernels call functions that '" << M.Source
+        << "' defines (it does not use offload, g++ compiled it as written), but clang cannot "
+           "compile that file for the device"
+        << (Lines.empty() ? std::string(".") : ": " + Lines.front().str()) << "\n";
     return Error::success();
   }
   for (ManifestExport &E : Parsed->Exports) {
