@@ -3,6 +3,7 @@
 
 #include "CpuImage.h"
 #include "CrossFileCallees.h"
+#include "DepFile.h"
 
 #include "HostMetadataPass.h"
 #include "HostPass.h"
@@ -172,6 +173,23 @@ Expected<Manifest> deferredExports(const std::string &Source, ArrayRef<std::stri
     M.SourceHash = *Hash;
   else
     return Hash.takeError();
+  // The project's headers it read (g++'s dependency file of this compile), not the system's
+  // nor offload's: the link checks them as it checks the source.
+  if (auto Deps = MemoryBuffer::getFile(hostDepFile(S.TempDir, HostObject))) {
+    for (const std::string &D : readDepFileText((*Deps)->getBuffer())) {
+      SmallString<256> Abs(D);
+      sys::fs::make_absolute(Abs);
+      sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+      const StringRef P = Abs;
+      if (P == M.Source || P.starts_with("/usr/") || P.starts_with(S.L.IncludeDir + "/") ||
+          llvm::any_of(M.Headers, [&](const auto &H) { return H.first == P; }))
+        continue;
+      if (Expected<std::string> Hash = sourceHash(P))
+        M.Headers.push_back({P.str(), *Hash});
+      else
+        consumeError(Hash.takeError());
+    }
+  }
   return M;
 }
 
@@ -180,12 +198,7 @@ Error resolveDeferredExports(const BuildSettings &S, Manifest &M) {
     return Error::success();
   // A source gone or changed since: its symbols stay, and the link names the function it needs
   // from it and why it cannot have it (addCalleesFromOtherFiles).
-  if (!sys::fs::exists(M.Source)) {
-    M.ExportsDeferred = false;
-    return Error::success();
-  }
-  if (Expected<std::string> Hash = sourceHash(M.Source); !Hash || *Hash != M.SourceHash) {
-    consumeError(Hash.takeError());
+  if (!sys::fs::exists(M.Source) || !changedSinceCompiled(M).empty()) {
     M.ExportsDeferred = false;
     return Error::success();
   }

@@ -135,6 +135,13 @@ Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
               "compiled: compile it again (its device code is made from the file as it is now)",
               demangle(Wanted.front()->Symbol).c_str(), M.Source.c_str());
       }
+      if (const std::string Changed = changedSinceCompiled(M); !Changed.empty())
+        return createStringError(
+            inconvertibleErrorCode(),
+            "kernels call '%s', which '%s' defines, and '%s', a header it includes, changed "
+            "after it was compiled: compile it again (its device code is made from the files "
+            "as they are now)",
+            demangle(Wanted.front()->Symbol).c_str(), M.Source.c_str(), Changed.c_str());
       std::set<std::string> Names;
       for (const ManifestExport *E : Wanted)
         Names.insert(E->Symbol);

@@ -91,6 +91,25 @@ Expected<std::string> sourceHash(StringRef Path) {
   return utohexstr(xxh3_64bits(arrayRefFromStringRef((*Buffer)->getBuffer())), /*LowerCase=*/true);
 }
 
+std::string changedSinceCompiled(const Manifest &M) {
+  auto differs = [](const std::string &Path, const std::string &Hash) {
+    if (Hash.empty())
+      return false;  // not recorded
+    Expected<std::string> Now = sourceHash(Path);
+    if (!Now) {
+      consumeError(Now.takeError());
+      return true;
+    }
+    return *Now != Hash;
+  };
+  if (differs(M.Source, M.SourceHash))
+    return M.Source;
+  for (const auto &[Path, Hash] : M.Headers)
+    if (differs(Path, Hash))
+      return Path;
+  return "";
+}
+
 std::string toJSON(const Manifest &M) {
   json::Array Kernels;
   for (const ManifestKernel &K : M.Kernels) {
@@ -126,6 +145,12 @@ std::string toJSON(const Manifest &M) {
   }
   if (M.ExportsDeferred)
     Root["exports_deferred"] = true;
+  if (!M.Headers.empty()) {
+    json::Array Headers;
+    for (const auto &[Path, Hash] : M.Headers)
+      Headers.push_back(json::Object{{"path", Path}, {"hash", Hash}});
+    Root["headers"] = std::move(Headers);
+  }
   std::string Text;
   raw_string_ostream OS(Text);
   OS << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
@@ -208,6 +233,15 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
     M.Kernels.push_back(std::move(K));
   }
   M.ExportsDeferred = Root->getBoolean("exports_deferred").value_or(false);
+  if (const json::Array *Headers = Root->getArray("headers"))
+    for (const json::Value &HV : *Headers) {
+      const json::Object *HO = HV.getAsObject();
+      auto Path = HO ? Str(*HO, "path") : std::nullopt;
+      auto Hash = HO ? Str(*HO, "hash") : std::nullopt;
+      if (!Path || !Hash)
+        return Fail("a header lacks \"path\" or \"hash\"");
+      M.Headers.push_back({*Path, *Hash});
+    }
   if (const json::Array *Exports = Root->getArray("exports"))
     for (const json::Value &EV : *Exports) {
       const json::Object *EO = EV.getAsObject();

@@ -64,6 +64,10 @@ struct Manifest {
   /// pass refuses a device image made from other code; empty: not recorded.
   std::string SourceHash;
   std::vector<std::string> CompileArgs; ///< flags the device pass compiles it with (-I, -D, -std, ...)
+  /// The project's headers it included (absolute path, sourceHash()) when compiled as written:
+  /// the link compiles its functions for a GPU from the files as they are then, so a header
+  /// changed since is refused as the source is (adversarial pass: the GPU got the new header).
+  std::vector<std::pair<std::string, std::string>> Headers;
   std::vector<ManifestKernel> Kernels;
   std::vector<ManifestExport> Exports;
   /// A file compiled as written (it never names offload) is not parsed by clang when compiled:
@@ -101,6 +105,9 @@ llvm::Error checkRegularFile(llvm::StringRef Path);
 
 /// A hash of the file's bytes (xxh3, hex), or an error if it cannot be read.
 llvm::Expected<std::string> sourceHash(llvm::StringRef Path);
+/// The first of M's source and recorded headers that is gone or differs from when M was made
+/// (its path), or empty when all are as they were.
+std::string changedSinceCompiled(const Manifest &M);
 
 std::string toJSON(const Manifest &M);
 llvm::Expected<Manifest> parseManifest(llvm::StringRef JSONText, llvm::StringRef Origin);
