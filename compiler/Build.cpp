@@ -198,7 +198,7 @@ Error resolveDeferredExports(const BuildSettings &S, Manifest &M) {
     return Error::success();
   // A source gone or changed since: its symbols stay, and the link names the function it needs
   // from it and why it cannot have it (addCalleesFromOtherFiles).
-  if (!sys::fs::exists(M.Source) || !changedSinceCompiled(M).empty()) {
+  if (!changedSinceCompiled(M).empty()) {  // (a file gone counts as changed)
     M.ExportsDeferred = false;
     return Error::success();
   }
@@ -319,11 +319,11 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   std::vector<std::string> DepFiles;
   if (!S.DepFlag.empty()) {  // each compile's own (DepFile.h merges them)
     DepFiles.push_back(hostDepFile(S.TempDir, HostObject));
-    if (!S.AsWritten)
+    if (!S.AsWritten) {  // (a file compiled as written has no compile of ours)
       DepFiles.push_back(S.TempDir + "/" + TempStem + ".metadata.d");
-    for (const OffloadArch &Arch : S.Archs)
-      if (!S.AsWritten)
+      for (const OffloadArch &Arch : S.Archs)
         DepFiles.push_back(S.TempDir + "/" + TempStem + "." + Arch.name() + ".bc.d");
+    }
   }
   // A file compiled as written has no kernel (it never names offload): no parse now, its
   // object's functions recorded for the link (Manifest::ExportsDeferred).
