@@ -22,7 +22,9 @@ SmallVector<BasicBlock *, 16> WorkItemLoops::regionBlocks(BasicBlock *Head) cons
 
 /// Whether the region's code may read the work-item's index other than by loading it from
 /// current_cpu_item itself (such loads become the loop's counters): a call that is not an
-/// intrinsic or a C library function, which the runtime's thread-local must then serve.
+/// intrinsic or a C library function and may read memory (a function that reads none, e.g.
+/// `[[gnu::const]]` offload::detail::cpu_dynamic_shared, cannot read the index), which the
+/// runtime's thread-local must then serve.
 bool WorkItemLoops::callsThatMayReadIds(ArrayRef<BasicBlock *> Blocks) const {
   for (BasicBlock *BB : Blocks)
     for (Instruction &I : *BB)
@@ -32,6 +34,8 @@ bool WorkItemLoops::callsThatMayReadIds(ArrayRef<BasicBlock *> Blocks) const {
         if (Callee && (Callee->getName() == WarpPresentName || Callee->getName() == WarpBanksName ||
                        Callee->getName() == EveryLaneName || Callee->getName() == StatesName))
           continue;  // the warp exchanges' (they read no index)
+        if (CB->doesNotAccessMemory())
+          continue;
         if (!Callee || !(Callee->isIntrinsic() || TLI.getLibFunc(*Callee, LF)))
           return true;
       }

@@ -108,8 +108,24 @@ inline T atomic_xor(T *address, std::type_identity_t<T> value, std::memory_order
 
 #else  // the CPU device (and any host compiler)
 
+namespace detail {
+/// Whether a relaxed integer read-modify-write with `value` leaves the object as it is (adding,
+/// or-ing or xor-ing 0, and-ing ~0): it is then a relaxed load, which returns a value of the
+/// object's modification order as the operation would, without the locked instruction — on a
+/// CPU, ~20 cycles each and a cache line taken from every other core. A GPU's histogram that
+/// merges a workgroup's bins into the global one adds mostly zeros (issue 31: bincount).
+template <class T> inline bool cpu_rmw_keeps(T value, T identity, std::memory_order order) {
+  if constexpr (std::is_integral_v<T>)
+    return order == std::memory_order_relaxed && value == identity;
+  else
+    return false;  // x + 0.0 is not x for x = -0.0
+}
+} // namespace detail
+
 template <atomic_value T>
 inline T atomic_add(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  if (detail::cpu_rmw_keeps<T>(value, T(0), order))
+    return std::atomic_ref<T>(*address).load(std::memory_order_relaxed);
   return std::atomic_ref<T>(*address).fetch_add(value, order);
 }
 template <atomic_value T>
@@ -143,14 +159,20 @@ inline T atomic_max(T *address, std::type_identity_t<T> value, std::memory_order
 }
 template <atomic_integer T>
 inline T atomic_and(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  if (detail::cpu_rmw_keeps<T>(value, T(~T(0)), order))
+    return std::atomic_ref<T>(*address).load(std::memory_order_relaxed);
   return std::atomic_ref<T>(*address).fetch_and(value, order);
 }
 template <atomic_integer T>
 inline T atomic_or(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  if (detail::cpu_rmw_keeps<T>(value, T(0), order))
+    return std::atomic_ref<T>(*address).load(std::memory_order_relaxed);
   return std::atomic_ref<T>(*address).fetch_or(value, order);
 }
 template <atomic_integer T>
 inline T atomic_xor(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+  if (detail::cpu_rmw_keeps<T>(value, T(0), order))
+    return std::atomic_ref<T>(*address).load(std::memory_order_relaxed);
   return std::atomic_ref<T>(*address).fetch_xor(value, order);
 }
 
