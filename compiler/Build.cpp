@@ -229,12 +229,13 @@ Error resolveDeferredExports(const BuildSettings &S, Manifest &M) {
 
 Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
                                    ArrayRef<std::string> MetadataFlags, std::string *Diagnostics,
-                                   const std::string &DepFile) {
+                                   const std::string &DepFile, const std::string &RewriteTo,
+                                   bool *Rewritten) {
   Timer T{"host-metadata pass", S.Commands};
   HostMetadataOptions O{Source,
                         std::vector<std::string>(MetadataFlags.begin(), MetadataFlags.end()),
                         S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR, S.GccHostCompiler,
-                        Diagnostics, {}, "", {}};
+                        Diagnostics, {}, "", {}, "", nullptr};
   if (!DepFile.empty())
     O.DepArgs = {S.DepFlag, "-MF", DepFile};
   // No precompiled offload.hpp for a file compiled as written: it never includes it, and under
@@ -247,6 +248,8 @@ Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &So
       consumeError(Tools.takeError());
   }
   O.Commands = S.Commands;
+  O.RewriteLambdasTo = RewriteTo;
+  O.Rewritten = Rewritten;
   Expected<Manifest> M = runHostMetadataPass(O);
   if (!M) {
     consumeError(M.takeError());  // clang printed the diagnostics
@@ -301,12 +304,58 @@ Expected<DeviceImageFile> compileDeviceCode(const Manifest &M, const Toolchain &
   return File;
 }
 
+/// Whether Source's text names parallel_for: only such a file may pass lambdas as kernels, and
+/// only its compile waits for the rewrite (LambdaSites.h) before the host compile starts.
+static bool mayHaveLambdaKernels(const std::string &Source) {
+  auto Text = MemoryBuffer::getFile(Source, /*IsText=*/true);
+  return Text && (*Text)->getBuffer().contains("parallel_for");
+}
+
 Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &Source,
                                    ArrayRef<std::string> MetadataFlags,
                                    ArrayRef<std::string> HostCompile,
                                    const std::string &HostObject, const std::string &TempStem) {
+  // A file that passes lambdas to offload::parallel_for is compiled, for the host and the
+  // devices, as rewritten by the host-metadata pass (LambdaSites.h): same lines, its own name
+  // (#line), its directory searched for its quoted includes.
+  std::string Compiled = Source;
+  std::vector<std::string> HostArgs(HostCompile.begin(), HostCompile.end());
+  std::string LambdaDeps;
+  if (!S.AsWritten && mayHaveLambdaKernels(Source)) {
+    const std::string Rewrite = S.TempDir + "/" + TempStem + ".lambdas" +
+                                sys::path::extension(Source).str();
+    if (!S.DepFlag.empty())
+      LambdaDeps = S.TempDir + "/" + TempStem + ".lambdas.d";
+    bool Rewritten = false;
+    std::string Diagnostics;
+    Expected<Manifest> First =
+        runHostMetadata(S, Source, MetadataFlags, &Diagnostics, LambdaDeps, Rewrite, &Rewritten);
+    if (!First) {
+      // A parse error: the host compiler's words, as for any file (reportOnce); offload-cxx's
+      // own errors were printed (the kept diagnostics are then empty).
+      if (!Diagnostics.empty()) {
+        if (Expected<RunningCommand> Host = startCommand(HostCompile, S.Commands))
+          reportOnce(*Host, S.Commands, Diagnostics);
+        else
+          consumeError(Host.takeError());
+      }
+      return First.takeError();
+    }
+    if (Rewritten) {
+      Compiled = Rewrite;
+      for (std::string &A : HostArgs)
+        if (A == Source)
+          A = Rewrite;
+      HostArgs.insert(HostArgs.begin() + 1,
+                      {"-iquote", sys::path::parent_path(Source).empty()
+                                      ? std::string(".")
+                                      : sys::path::parent_path(Source).str()});
+    } else {
+      LambdaDeps.clear();
+    }
+  }
   Expected<RunningCommand> Running =
-      S.AsWritten ? Expected<RunningCommand>(RunningCommand{}) : startCommand(HostCompile, S.Commands);
+      S.AsWritten ? Expected<RunningCommand>(RunningCommand{}) : startCommand(HostArgs, S.Commands);
   if (!Running)
     return Running.takeError();
   // The host compile runs while the host-metadata pass and the device compiles do; after a
@@ -318,6 +367,8 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   std::string ClangDiagnostics;
   std::vector<std::string> DepFiles;
   if (!S.DepFlag.empty()) {  // each compile's own (DepFile.h merges them)
+    if (!LambdaDeps.empty())  // the source as written, first (the rewrite is a temporary)
+      DepFiles.push_back(LambdaDeps);
     DepFiles.push_back(hostDepFile(S.TempDir, HostObject));
     if (!S.AsWritten) {  // (a file compiled as written has no compile of ours)
       DepFiles.push_back(S.TempDir + "/" + TempStem + ".metadata.d");
@@ -327,9 +378,11 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   }
   // A file compiled as written has no kernel (it never names offload): no parse now, its
   // object's functions recorded for the link (Manifest::ExportsDeferred).
-  Expected<Manifest> M = S.AsWritten ? deferredExports(Source, MetadataFlags, HostObject, S)
-                                     : runHostMetadata(S, Source, MetadataFlags, &ClangDiagnostics,
-                                                       DepFiles.empty() ? "" : DepFiles[1]);
+  Expected<Manifest> M =
+      S.AsWritten ? deferredExports(Source, MetadataFlags, HostObject, S)
+                  : runHostMetadata(S, Compiled, MetadataFlags, &ClangDiagnostics,
+                                    DepFiles.empty() ? "" : DepFiles[LambdaDeps.empty() ? 1 : 2],
+                                    "", nullptr);
   if (!M) {
     reportOnce(*Running, S.Commands, ClangDiagnostics);
     return M.takeError();
@@ -345,6 +398,15 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   }
   if (!DeviceCode)
     return Fail(DeviceCode.takeError());
+  if (Compiled != Source) {  // what the object says of its source is the user's file
+    SmallString<256> Absolute(Source);
+    sys::fs::make_absolute(Absolute);
+    DeviceCode->Kernels.Source = std::string(Absolute);
+    if (Expected<std::string> Hash = sourceHash(DeviceCode->Kernels.Source))
+      DeviceCode->Kernels.SourceHash = *Hash;
+    else
+      consumeError(Hash.takeError());
+  }
   return CompiledUnit{std::move(*Running), HostObject, std::move(*DeviceCode),
                       std::move(DepFiles)};
 }

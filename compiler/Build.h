@@ -77,10 +77,14 @@ DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempS
 
 /// Runs the host-metadata pass on Source with the given -I/-D/-U/-std/-include flags; a
 /// ReportedError after clang printed the diagnostics (into *Diagnostics instead, when given).
+/// With RewriteTo: a file that passes lambdas to parallel_for is rewritten there instead
+/// (HostMetadataOptions::RewriteLambdasTo; *Rewritten says whether).
 llvm::Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &Source,
                                          llvm::ArrayRef<std::string> MetadataFlags,
                                          std::string *Diagnostics = nullptr,
-                                         const std::string &DepFile = "");
+                                         const std::string &DepFile = "",
+                                         const std::string &RewriteTo = "",
+                                         bool *Rewritten = nullptr);
 
 /// After a failed host-metadata pass whose diagnostics were kept: waits for the host compile of
 /// the same file and prints clang's diagnostics only if the host compiler reported no error

@@ -6,6 +6,7 @@
 
 #include "ArgClassifier.h"
 #include "KernelDecl.h"
+#include "LambdaSites.h"
 #include "PointerParams.h"
 #include "Subprocess.h"
 
@@ -52,6 +53,11 @@ public:
     if (!Callee || Call->isInstantiationDependent() || Call->getNumArgs() < 2)
       return true;
     const std::string Name = Callee->getQualifiedNameAsString();
+    if (Name == "offload::parallel_for" || Name == "offload::queue::parallel_for") {
+      if (std::optional<uint64_t> Id = lambdaSiteId(Callee))
+        LambdaCalls.try_emplace(*Id, Call->getBeginLoc());
+      return true;
+    }
     if (Name != "offload::launch" && Name != "offload::queue::launch")
       return true;
     recordLaunch(Call);
@@ -110,7 +116,57 @@ public:
     return true;
   }
 
+  /// Records the kernel of every lambda the (rewritten) file passes to parallel_for: the
+  /// instantiations of offload::detail::lambda_kernel (offload/parallel_for.hpp), each named
+  /// "lambda at FILE:LINE" and checked at its parallel_for call.
+  void recordLambdaKernels() {
+    const FunctionTemplateDecl *Kernel = lambdaKernelTemplate();
+    if (!Kernel)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    // The file's own name: the rewritten file starts with a #line that gives it (LambdaSites.h).
+    const PresumedLoc Main = SM.getPresumedLoc(SM.getLocForEndOfFile(SM.getMainFileID()));
+    const std::string File =
+        Main.isValid() ? sys::path::filename(Main.getFilename()).str() : std::string("?");
+    for (const FunctionDecl *K : Kernel->specializations()) {
+      if (K->getTemplateSpecializationKind() != TSK_ImplicitInstantiation)
+        continue;
+      const TemplateArgumentList *Args = K->getTemplateSpecializationArgs();
+      const auto *Site = Args && Args->size() > 0 && Args->get(0).getKind() == TemplateArgument::Type
+                             ? dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+                                   Args->get(0).getAsType()->getAsCXXRecordDecl())
+                             : nullptr;
+      if (!Site || Site->getTemplateArgs().size() == 0 ||
+          Site->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+        continue;
+      const uint64_t Id = Site->getTemplateArgs()[0].getAsIntegral().getZExtValue();
+      const std::string At = File + ":" + std::to_string(lambdaSiteLine(Id));
+      auto Call = LambdaCalls.find(Id);
+      recordKernel(K, Call != LambdaCalls.end() ? Call->second : K->getLocation(), /*Report=*/true,
+                   "lambda at " + At, At);
+    }
+  }
+
 private:
+  /// The site ID of a parallel_for specialization whose first template argument is one.
+  static std::optional<uint64_t> lambdaSiteId(const FunctionDecl *F) {
+    const TemplateArgumentList *Args = F->getTemplateSpecializationArgs();
+    if (!Args || Args->size() == 0 || Args->get(0).getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    return Args->get(0).getAsIntegral().getZExtValue();
+  }
+
+  /// offload::detail::lambda_kernel, if the file declares it.
+  const FunctionTemplateDecl *lambdaKernelTemplate() {
+    auto find = [&](const DeclContext *In, StringRef Name) -> const NamedDecl * {
+      DeclContextLookupResult R = In->lookup(&Ctx.Idents.get(Name));
+      return R.empty() ? nullptr : R.front();
+    };
+    const auto *Offload = dyn_cast_or_null<NamespaceDecl>(find(Ctx.getTranslationUnitDecl(), "offload"));
+    const auto *Detail = Offload ? dyn_cast_or_null<NamespaceDecl>(find(Offload, "detail")) : nullptr;
+    return Detail ? dyn_cast_or_null<FunctionTemplateDecl>(find(Detail, "lambda_kernel")) : nullptr;
+  }
+
   void error(SourceLocation Loc, StringRef Message) {
     Diags.Report(Loc, Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Message;
   }
@@ -203,8 +259,9 @@ private:
   }
 
   /// Checks kernel K (diagnosing at At when Report) and adds it to the manifest.
-  void recordKernel(const FunctionDecl *K, SourceLocation At, bool Report) {
-    const std::string Name = nameOf(K);
+  void recordKernel(const FunctionDecl *K, SourceLocation At, bool Report,
+                    const std::string &Alias = "", const std::string &AliasAt = "") {
+    const std::string Name = Alias.empty() ? nameOf(K) : Alias;
     auto error = [&](SourceLocation Loc, StringRef Message) {
       if (Report)
         this->error(Loc, Message);
@@ -279,7 +336,9 @@ private:
     MK.Defined = K->isDefined();
     MK.Callee = exactCallee(K, Ctx);
     PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(K->getLocation());
-    if (PL.isValid())
+    if (!AliasAt.empty())
+      MK.DeclaredAt = AliasAt;
+    else if (PL.isValid())
       MK.DeclaredAt = (sys::path::filename(PL.getFilename()) + ":" + Twine(PL.getLine())).str();
     Out.addKernel(std::move(MK));
   }
@@ -344,6 +403,7 @@ private:
   llvm::StringSet<> PointerUsesReported;  ///< uses reported, by place and parameter name
   llvm::SmallPtrSet<const DeclRefExpr *, 16> LaunchArgs;  ///< kernels named by launches
   llvm::SmallPtrSet<const DeclRefExpr *, 16> AddressesTaken;  ///< recorded by VisitDeclRefExpr
+  llvm::DenseMap<uint64_t, SourceLocation> LambdaCalls;  ///< parallel_for calls, by site ID
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
   Manifest &Out;
@@ -355,6 +415,8 @@ private:
 struct PassState {
   bool GccSymbols = true;
   bool ChecksRan = false;
+  std::string RewriteLambdasTo;  ///< HostMetadataOptions'
+  bool Rewritten = false;
 };
 
 class LaunchFinderConsumer : public ASTConsumer {
@@ -364,6 +426,24 @@ public:
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
     State.ChecksRan = true;
+    if (!State.RewriteLambdasTo.empty()) {
+      std::optional<std::string> Text = rewriteLambdaSites(Ctx);
+      if (Ctx.getDiagnostics().hasErrorOccurred())
+        return;
+      if (Text) {
+        std::error_code EC;
+        raw_fd_ostream OS(State.RewriteLambdasTo, EC);
+        if (EC) {
+          Ctx.getDiagnostics().Report(Ctx.getDiagnostics().getCustomDiagID(
+              DiagnosticsEngine::Error, "cannot write '%0': %1"))
+              << State.RewriteLambdasTo << EC.message();
+          return;
+        }
+        OS << *Text;
+        State.Rewritten = true;
+        return;
+      }
+    }
     // The declarations this parse read from source, not those of the precompiled offload.hpp
     // (OffloadPch.h): traversing the whole translation unit would deserialise all of it
     // (libstdc++ included: ~0.3 s of a file's parse), and offload's headers launch no kernel.
@@ -371,6 +451,7 @@ public:
     for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
       if (!D->isFromASTFile())
         Finder.TraverseDecl(D);
+    Finder.recordLambdaKernels();
   }
 
 private:
@@ -446,6 +527,7 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
 
     PassState State;
     State.GccSymbols = Options.GccSymbols;
+    State.RewriteLambdasTo = Options.RewriteLambdasTo;
     struct Factory : tooling::FrontendActionFactory {
       Manifest &Out;
       PassState &State;
@@ -467,6 +549,8 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
     }
     const bool Ok = Invocation.run();
     ChecksRan = State.ChecksRan;
+    if (Options.Rewritten)
+      *Options.Rewritten = State.Rewritten;
     if (Options.Diagnostics && State.ChecksRan) {  // offload-cxx's own errors: always shown
       Kept->flush();
       errs() << *Options.Diagnostics;

@@ -32,6 +32,11 @@ struct HostMetadataOptions {
   /// empty.
   std::string PchClang;
   CommandOptions Commands;  ///< how the precompiled header's build is shown
+  /// If set, and the file passes lambdas to offload::parallel_for: the file rewritten for the
+  /// host and device compiles is written here (LambdaSites.h), *Rewritten is set, and no
+  /// manifest is made (the caller runs the pass again on the rewritten file).
+  std::string RewriteLambdasTo;
+  bool *Rewritten = nullptr;
 };
 
 /// Returns the manifest, or an error after clang printed the diagnostics.

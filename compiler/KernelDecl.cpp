@@ -120,6 +120,19 @@ PrintingPolicy exactPolicy(const ASTContext &Ctx) {
 
 std::string exactArgument(const TemplateArgument &A, const ASTContext &Ctx);
 
+/// "<A, B, ...>" for a template's arguments (an empty pack adds nothing, not an empty item).
+std::string exactArguments(ArrayRef<TemplateArgument> Args, const ASTContext &Ctx) {
+  std::string Text = "<";
+  bool First = true;
+  for (const TemplateArgument &A : Args) {
+    if (A.getKind() == TemplateArgument::Pack && A.pack_size() == 0)
+      continue;
+    Text += (First ? "" : ", ") + exactArgument(A, Ctx);
+    First = false;
+  }
+  return Text + ">";
+}
+
 /// Type T as C++; a class template specialization (`FS<1.5f>`) with its arguments spelled
 /// exactly, as exactArgument does.
 std::string exactType(QualType T, const ASTContext &Ctx) {
@@ -137,11 +150,7 @@ std::string exactType(QualType T, const ASTContext &Ctx) {
     OS << "volatile ";
   OS << "::";
   Spec->printQualifiedName(OS, Policy);
-  OS << "<";
-  const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  for (unsigned I = 0; I < Args.size(); ++I)
-    OS << (I ? ", " : "") << exactArgument(Args[I], Ctx);
-  OS << ">";
+  OS << exactArguments(Spec->getTemplateArgs().asArray(), Ctx);
   return Text;
 }
 
@@ -209,12 +218,8 @@ std::string exactCallee(const FunctionDecl *K, const ASTContext &Ctx) {
   std::string Name;
   raw_string_ostream OS(Name);
   K->printQualifiedName(OS, Policy);
-  if (const TemplateArgumentList *Args = K->getTemplateSpecializationArgs()) {
-    OS << "<";
-    for (unsigned I = 0; I < Args->size(); ++I)
-      OS << (I ? ", " : "") << exactArgument(Args->get(I), Ctx);
-    OS << ">";
-  }
+  if (const TemplateArgumentList *Args = K->getTemplateSpecializationArgs())
+    OS << exactArguments(Args->asArray(), Ctx);
   return "static_cast<" + PointerType + ">(&::" + Name + ")";
 }
 

@@ -12,6 +12,7 @@
 #include <offload/map.hpp>
 #include <offload/math.hpp>
 #include <offload/multi_device.hpp>
+#include <offload/parallel_for.hpp>
 #include <offload/profile.hpp>
 #include <offload/queue.hpp>
 #include <offload/reduce.hpp>

@@ -1,0 +1,311 @@
+// compiler/LambdaSites.cpp — see LambdaSites.h.
+#include "LambdaSites.h"
+
+#include "ArgClassifier.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace offload::compiler {
+namespace {
+
+/// FNV-1a, 32 bits: the file's part of a site's ID.
+uint32_t fnv32(StringRef Text) {
+  uint32_t H = 2166136261u;
+  for (unsigned char C : Text)
+    H = (H ^ C) * 16777619u;
+  return H;
+}
+
+/// The variables a lambda's body uses from around it, in the order of first use (nested lambdas
+/// included, unevaluated operands not): the captures of its explicit list. Computed from the text
+/// rather than read from clang's captures, which a lambda in a template has only once
+/// instantiated.
+class OuterUses : public RecursiveASTVisitor<OuterUses> {
+public:
+  explicit OuterUses(const CXXRecordDecl *Closure) : Closure(Closure) {}
+  bool shouldVisitLambdaBody() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const ValueDecl *D = E->getDecl();
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!(V ? V->isLocalVarDeclOrParm() : isa<BindingDecl>(D)) || inside(D))
+      return true;
+    if (Seen.insert(D).second)
+      Uses.push_back({D, E->getLocation()});
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr *E) {
+    if (!E->isImplicit() || !This.isValid())
+      This = E->getLocation();
+    return true;
+  }
+  // What an unevaluated operand names is not captured.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *) { return true; }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc, bool = true) { return true; }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
+
+  SmallVector<std::pair<const ValueDecl *, SourceLocation>, 8> Uses;
+  SourceLocation This;  ///< the first use of `this`, if any
+
+private:
+  /// Whether D is declared in the lambda (its parameters, its locals, a nested lambda's).
+  bool inside(const ValueDecl *D) const {
+    for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+      if (DC == Closure || (isa<CXXMethodDecl>(DC) && cast<CXXMethodDecl>(DC)->getParent() == Closure))
+        return true;
+    return false;
+  }
+  const CXXRecordDecl *Closure;
+  SmallPtrSet<const ValueDecl *, 8> Seen;
+};
+
+class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
+public:
+  explicit SiteFinder(ASTContext &Ctx)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()),
+        R(SM, Ctx.getLangOpts()) {}
+
+  // Each lambda is rewritten once, in the text: templates are visited as written.
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (!isParallelFor(Call))
+      return true;
+    LambdaExpr *Lambda = nullptr;
+    for (Expr *Arg : Call->arguments())
+      if (auto *L = dyn_cast<LambdaExpr>(Arg->IgnoreImplicit()->IgnoreParens()))
+        Lambda = L;
+    SourceLocation At = Call->getBeginLoc();
+    if (!Lambda) {
+      error(At, "offload::parallel_for: write the lambda in the call (offload-cxx makes each "
+                "lambda written there a kernel; a lambda passed through a variable or a "
+                "parameter cannot be)");
+      return true;
+    }
+    rewrite(Call, Lambda);
+    return true;
+  }
+
+  std::optional<std::string> result() {
+    if (Sites == 0 || Diags.hasErrorOccurred())
+      return std::nullopt;
+    const RewriteBuffer *Buffer = R.getRewriteBufferFor(SM.getMainFileID());
+    if (!Buffer)
+      return std::nullopt;
+    std::string Text;
+    raw_string_ostream OS(Text);
+    OS << "#line 1 \"" << escaped(mainFileName()) << "\"\n";
+    Buffer->write(OS);
+    return Text;
+  }
+
+private:
+  void error(SourceLocation Loc, StringRef Message) {
+    Diags.Report(Loc, Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Message;
+  }
+
+  static std::string escaped(StringRef Path) {
+    std::string Out;
+    for (char C : Path) {
+      if (C == '"' || C == '\\')
+        Out += '\\';
+      Out += C;
+    }
+    return Out;
+  }
+
+  StringRef mainFileName() const {
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    return Main ? Main->getName() : StringRef();
+  }
+
+  /// A call of offload::parallel_for (resolved, or a template's unresolved name).
+  static bool isParallelFor(const CallExpr *Call) {
+    const Expr *Callee = Call->getCallee()->IgnoreImplicit();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+      return Ref->getDecl()->getQualifiedNameAsString() == "offload::parallel_for";
+    if (const auto *U = dyn_cast<UnresolvedLookupExpr>(Callee)) {
+      if (U->getName().getAsString() != "parallel_for")
+        return false;
+      for (const NamedDecl *D : U->decls())
+        if (D->getQualifiedNameAsString() == "offload::parallel_for")
+          return true;
+    }
+    return false;
+  }
+
+  void rewrite(CallExpr *Call, LambdaExpr *Lambda) {
+    SourceLocation At = Lambda->getBeginLoc();
+    if (Call->getBeginLoc().isMacroID() || Lambda->getBeginLoc().isMacroID() ||
+        Lambda->getIntroducerRange().getBegin().isMacroID() || Call->getArg(0)->getBeginLoc().isMacroID()) {
+      error(Call->getBeginLoc(), "offload::parallel_for with a lambda written through a macro: "
+                                 "offload-cxx rewrites the lambda's text, so write the call out");
+      return;
+    }
+    if (!SM.isInMainFile(SM.getExpansionLoc(At))) {
+      error(At, "offload::parallel_for with a lambda in a header: not supported yet; write the "
+                "call in the source file, or the body as an OFFLOAD_KERNEL function");
+      return;
+    }
+    const CXXRecordDecl *Closure = Lambda->getLambdaClass();
+    // The captures: the user's explicit ones are checked as written; the list written back is
+    // every variable the body uses from around it, in the order of first use.
+    std::string List, Types;
+    bool Ok = true;
+    for (const LambdaCapture &C : Lambda->explicit_captures()) {
+      SourceLocation CAt = C.getLocation().isValid() ? C.getLocation() : At;
+      if (C.capturesThis() || C.capturesVLAType()) {
+        error(CAt, "offload::parallel_for: the lambda captures 'this'; a kernel cannot reach "
+                   "the host object: copy the members it needs into locals and capture those");
+        Ok = false;
+      } else if (const auto *Var = dyn_cast<VarDecl>(C.getCapturedVar()); Var && Var->isInitCapture()) {
+        error(CAt, "offload::parallel_for: the init-capture '" + Var->getNameAsString() +
+                       "' is not supported yet; initialise a local variable and capture it");
+        Ok = false;
+      } else if (C.getCaptureKind() == LCK_ByRef) {
+        error(CAt, "offload::parallel_for: the lambda captures '" +
+                       C.getCapturedVar()->getNameAsString() +
+                       "' by reference; capture by value ([=]): a std::span of the data for "
+                       "an array or container, an offload::device_ptr for a buffer's");
+        Ok = false;
+      }
+    }
+    if (!Ok)
+      return;
+    OuterUses Body(Closure);
+    Body.TraverseStmt(Lambda->getBody());
+    if (Body.This.isValid()) {
+      error(Body.This, "offload::parallel_for: the lambda uses 'this'; a kernel cannot reach "
+                       "the host object: copy the members it needs into locals and capture those");
+      return;
+    }
+    for (const auto &[V, UseAt] : Body.Uses) {
+      const std::string Name = V->getNameAsString();
+      if (Lambda->getCaptureDefault() == LCD_ByRef &&
+          llvm::none_of(Lambda->explicit_captures(),
+                        [&](const LambdaCapture &C) { return C.capturesVariable() && C.getCapturedVar() == V; })) {
+        error(UseAt, "offload::parallel_for: the lambda captures '" + Name +
+                         "' by reference ([&]); capture by value ([=]): a std::span of the "
+                         "data for an array or container, an offload::device_ptr for a buffer's");
+        Ok = false;
+        continue;
+      }
+      QualType T = V->getType().getNonReferenceType();
+      if (T->isArrayType()) {
+        error(UseAt, "offload::parallel_for: the lambda captures the array '" + Name +
+                         "'; capture a std::span of it (std::span(" + Name + "))");
+        Ok = false;
+        continue;
+      }
+      if (!T->isDependentType()) {
+        ParamClass PC = classifyParam(T, Ctx);
+        if (PC.Kind == offload::abi::param_kind::unmappable) {
+          error(UseAt, "offload::parallel_for: the lambda captures '" + Name + "' of type '" +
+                           T.getAsString(Ctx.getPrintingPolicy()) +
+                           "', which cannot be mapped to the device: " + PC.Reason);
+          Ok = false;
+          continue;
+        }
+      }
+      List += (List.empty() ? "" : ", ") + Name;
+      Types += ", ::std::remove_reference_t<decltype(" + Name + ")>";
+    }
+    std::string Context;
+    if (!contextArguments(Closure, At, Context))
+      Ok = false;
+    if (!Ok)
+      return;
+
+    const PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(At));
+    const unsigned Line = PL.isValid() ? PL.getLine() : 0;
+    unsigned &Nth = OnLine[Line];
+    if (Nth > 255 || Line > 0xffffff) {
+      error(At, "offload::parallel_for: too many lambdas on one line");
+      return;
+    }
+    const unsigned long long Id = (uint64_t(fnv32(mainFileName())) << 32) | (uint64_t(Line) << 8) | Nth++;
+    const std::string Tag = "::offload::detail::lambda_site<0x" + utohexstr(Id) +
+                            "ull, ::offload::detail::captures<" +
+                            StringRef(Types).drop_front(Types.empty() ? 0 : 2).str() + ">" +
+                            Context + ">{}, ";
+    R.ReplaceText(Lambda->getIntroducerRange(), "[" + List + "]");
+    R.InsertTextBefore(Call->getArg(0)->getBeginLoc(), Tag);
+    ++Sites;
+  }
+
+  /// ", A, B..." for the template parameters around the lambda, outermost first (each
+  /// instantiation is its own kernel): a type as itself, a pack as pack<T...>, a value as
+  /// integral_constant<decltype(N), N>.
+  bool contextArguments(const CXXRecordDecl *Closure, SourceLocation At, std::string &Out) {
+    SmallVector<const TemplateParameterList *, 4> Lists;
+    for (const DeclContext *DC = Closure->getDeclContext(); DC; DC = DC->getParent()) {
+      if (const auto *F = dyn_cast<FunctionDecl>(DC)) {
+        if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda() &&
+                                                         M->getDescribedFunctionTemplate()) {
+          error(At, "offload::parallel_for: a lambda kernel inside a generic lambda is not "
+                    "supported yet");
+          return false;
+        }
+        if (const FunctionTemplateDecl *FT = F->getDescribedFunctionTemplate())
+          Lists.push_back(FT->getTemplateParameters());
+      } else if (const auto *P = dyn_cast<ClassTemplatePartialSpecializationDecl>(DC)) {
+        Lists.push_back(P->getTemplateParameters());
+      } else if (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) {
+        if (const ClassTemplateDecl *CT = RD->getDescribedClassTemplate())
+          Lists.push_back(CT->getTemplateParameters());
+      }
+    }
+    for (auto It = Lists.rbegin(); It != Lists.rend(); ++It)
+      for (const NamedDecl *P : **It) {
+        const std::string Name = P->getNameAsString();
+        if (Name.empty()) {
+          error(At, "offload::parallel_for: the lambda is in a template with an unnamed "
+                    "parameter; name the parameter");
+          return false;
+        }
+        if (const auto *T = dyn_cast<TemplateTypeParmDecl>(P))
+          Out += T->isParameterPack() ? ", ::offload::detail::pack<" + Name + "...>" : ", " + Name;
+        else if (const auto *N = dyn_cast<NonTypeTemplateParmDecl>(P); N && !N->isParameterPack())
+          Out += ", ::std::integral_constant<decltype(" + Name + "), " + Name + ">";
+        else {
+          error(At, "offload::parallel_for: the lambda is in a template whose parameter '" +
+                        Name + "' is a template or a pack of values, which a lambda kernel "
+                        "cannot name yet");
+          return false;
+        }
+      }
+    return true;
+  }
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  DiagnosticsEngine &Diags;
+  Rewriter R;
+  unsigned Sites = 0;
+  DenseMap<unsigned, unsigned> OnLine;  ///< lambdas seen on each line
+};
+
+} // namespace
+
+std::optional<std::string> rewriteLambdaSites(ASTContext &Ctx) {
+  SiteFinder Finder(Ctx);
+  for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
+    if (!D->isFromASTFile())
+      Finder.TraverseDecl(D);
+  return Finder.result();
+}
+
+} // namespace offload::compiler

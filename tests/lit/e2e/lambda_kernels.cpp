@@ -1,0 +1,108 @@
+// Lambdas as kernels (offload/parallel_for.hpp, issue 33): captures mapped by their types, on
+// the default device, a chosen device, in function templates (one kernel per instantiation),
+// in member functions, several on one line, generic lambdas; each named by its file:line.
+// RUN: %offload-cxx -O2 %s -o %t
+// RUN: %t | FileCheck %s
+// RUN: env OFFLOAD_DEVICE=cpu %t | FileCheck %s
+// RUN: env OFFLOAD_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// The same source with g++ alone (no rewrite): parallel_for runs on the host, in order.
+// RUN: g++ -std=c++20 -I%src_root/include %s -o %t.gxx -L%{build_root}/lib -loffload-cxx-rt -Wl,-rpath,%{build_root}/lib
+// RUN: %t.gxx | FileCheck %s
+// CHECK: lambda_kernels: all checks passed
+// INFO: launching kernel lambda at lambda_kernels.cpp:[[LINE:[0-9]+]] at lambda_kernels.cpp:[[LINE]] on
+// INFO-NOT: lambda_kernel<
+#include <offload/offload.hpp>
+
+#include <cstdio>
+#include <span>
+#include <vector>
+
+static int failures = 0;
+static void check(bool ok, const char *what) {
+  if (!ok) {
+    std::printf("FAIL: %s\n", what);
+    ++failures;
+  }
+}
+
+struct params {
+  double scale;
+  int offset;
+};
+
+template <class T> void scale_all(std::vector<T> &v, T by) {
+  std::span<T> s(v);
+  offload::parallel_for(offload::range{v.size()}, [=](std::size_t i) { s[i] *= by; });
+}
+
+struct grid {
+  std::vector<int> cells = std::vector<int>(64, 1);
+  void bump(int by) {
+    std::span<int> c(cells);
+    offload::parallel_for(offload::range{cells.size()}, [=](std::size_t i) { c[i] += by + int(i); });
+  }
+};
+
+int main() {
+  const std::size_t n = 1000;
+  std::vector<float> x(n), y(n, 2.0f);
+  for (std::size_t i = 0; i < n; ++i)
+    x[i] = float(i);
+  std::span<const float> xs(x);
+  std::span<float> ys(y);
+  const float a = 3.0f;
+  offload::parallel_for(offload::range{n}, [=](std::size_t i) { ys[i] += a * xs[i]; });
+  bool ok = true;
+  for (std::size_t i = 0; i < n; ++i)
+    ok &= y[i] == 2.0f + 3.0f * float(i);
+  check(ok, "saxpy");
+
+  // A sub-range, on the CPU device by name; a struct captured by value.
+  std::vector<double> d(100, 1.0);
+  std::span<double> ds(d);
+  const params p{2.5, 7};
+  offload::parallel_for(offload::cpu_device, offload::range{10, 20},
+                        [=](std::size_t i) { ds[i] = p.scale * double(i) + p.offset; });
+  ok = true;
+  for (std::size_t i = 0; i < d.size(); ++i)
+    ok &= d[i] == (i >= 10 && i < 20 ? 2.5 * double(i) + 7 : 1.0);
+  check(ok, "sub-range on the CPU device");
+
+  // One kernel per instantiation of a template.
+  std::vector<double> dv(33, 1.5);
+  std::vector<int> iv(17, 3);
+  scale_all(dv, 2.0);
+  scale_all(iv, 5);
+  ok = true;
+  for (double v : dv)
+    ok &= v == 3.0;
+  for (int v : iv)
+    ok &= v == 15;
+  check(ok, "function template, two instantiations");
+
+  grid g;
+  g.bump(4);
+  ok = true;
+  for (std::size_t i = 0; i < g.cells.size(); ++i)
+    ok &= g.cells[i] == 5 + int(i);
+  check(ok, "member function");
+
+  // A device buffer's pointer, as it is; two lambdas on one line; a generic lambda.
+  offload::buffer<int> buf(256);
+  offload::device_ptr<int> bp = buf.data();
+  offload::parallel_for(offload::range{256}, [=](std::size_t i) { bp[i] = int(i); }); offload::parallel_for(offload::range{256}, [=](auto i) { bp[i] *= 2; });
+  std::vector<int> back(256);
+  buf.copy_to(back);
+  ok = true;
+  for (std::size_t i = 0; i < back.size(); ++i)
+    ok &= back[i] == 2 * int(i);
+  check(ok, "device_ptr, two on one line, generic lambda");
+
+  // An empty range runs nothing.
+  offload::parallel_for(offload::range{0}, [=](std::size_t i) { ys[i] = -1.0f; });
+  check(y[0] == 2.0f, "empty range");
+
+  if (failures == 0)
+    std::printf("lambda_kernels: all checks passed\n");
+  return failures != 0;
+}
