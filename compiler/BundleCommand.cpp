@@ -217,6 +217,7 @@ Error makeBundle(const Layout &L) {
   // SIGINT, SIGTERM, SIGHUP: nothing half-made is left (async-signal-safe: Subprocess.h).
   removeOnSignal(StagePath);
   sys::SetInterruptFunction(exitAfterSignalCleanup);
+  handleEndingSignals();  // (LLVM may have installed its handlers again)
   size_t Libraries = 0;
   Error Filled = fillBundle(L, StagePath, Libraries);
   // What the user put in the old bundle (data, notes) goes into the new one: its marker lists
@@ -285,6 +286,12 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
     if (!Archs)
       return Archs.takeError();
     const std::string Name = sys::path::filename(P).str();
+    // The bundle lists its files one per line (BundleUserFiles.h): a name with a line break
+    // in it would list other names, and a rebuild would remove the user's files by them.
+    if (Name.find_first_of("\n\r") != std::string::npos)
+      return createStringError(inconvertibleErrorCode(),
+                               "a program named '%s' has a line break in its name: rename it",
+                               P.c_str());
     if (Name == "run" || Name == "devices" || Name == "bin" || Name == "lib" ||
         "/" + Name == BundleMarker)
       return createStringError(inconvertibleErrorCode(),

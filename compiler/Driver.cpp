@@ -323,7 +323,9 @@ std::vector<std::string> hostCommandAsWritten(const std::string &Name, ArrayRef<
 }
 
 int main(int argc, char **argv) {
+  rememberStartingSignals();  // before LLVM's handlers (Subprocess.h)
   InitLLVM Init(argc, argv);
+  handleEndingSignals();
   // As the user wrote it (takeUserFlags sorts the flags out of argv).
   const std::vector<std::string> RawArgs(argv + 1, argv + argc);
   if (!RawArgs.empty() && RawArgs.back() == "-o")  // as g++ says it (it was a link of nothing)
@@ -396,8 +398,10 @@ int main(int argc, char **argv) {
   const std::vector<std::string> &HostFlags = User.Compile, &HostLinkFlags = User.Link;
   // Floating-point flags reach the device compiles too (the other -f flags are the host
   // compiler's and the CPU image's): -ffast-math on a GPU means what it means on the host.
+  // So do the flags that change what the language means (-funsigned-char, -fwrapv, -ansi: the
+  // adversarial pass of issue 32 had a GPU compute with signed chars what g++ computed unsigned).
   for (const std::string &F : HostFlags)
-    if (isFloatingPointFlag(F))
+    if (isFloatingPointFlag(F) || (isLanguageFlag(F) && !(F == "-ansi" && !Standard.empty())))
       Flags.push_back(F);
   std::string Opt = OptLevel.getNumOccurrences() ? "-O" + (OptLevel.empty() ? std::string("1") : std::string(OptLevel)) : "";
 
@@ -623,6 +627,7 @@ int main(int argc, char **argv) {
     // ends there (it went on and wrote into the removed folder). The folder is made and
     // registered with those signals held, so that none falls between the two.
     sys::SetInterruptFunction(exitAfterSignalCleanup);
+    handleEndingSignals();  // (LLVM may have installed its handlers again)
     sigset_t Interrupts, Before;
     sigemptyset(&Interrupts);
     for (int Sig : {SIGINT, SIGTERM, SIGHUP})
@@ -717,8 +722,12 @@ int main(int argc, char **argv) {
         if (std::error_code EC = sys::fs::copy_file(Object, HostObject))
           fail("cannot read '" + Object + "': " + EC.message());
       // Its object is the object — with, where our parse of it succeeds, the functions it
-      // defines for kernels of other files (CrossFileCallees.h) recorded beside it.
+      // defines for kernels of other files (CrossFileCallees.h) recorded beside it, to be
+      // compiled as g++ compiled it: under g++'s default standard when none was given
+      // (gnu++17, not offload's c++20: `linux` defined, no __STRICT_ANSI__; adversarial pass).
       AsWritten = true;
+      if (Standard.empty() && !llvm::is_contained(Flags, "-ansi"))
+        Flags.push_back("-std=gnu++17");
     } else {
       consumeError(std::move(Failed));
       requireCxx20(Source);  // it uses offload after all: the whole build below

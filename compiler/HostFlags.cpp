@@ -180,4 +180,16 @@ bool isFloatingPointFlag(StringRef F) {
   return llvm::is_contained(Names, F);
 }
 
+bool isLanguageFlag(StringRef F) {
+  static const char *const Names[] = {"unsigned-char", "signed-char",    "char8_t",
+                                      "wrapv",         "short-wchar",    "operator-names",
+                                      "gnu-keywords",  "ms-extensions",  "strict-enums"};
+  if (F == "-ansi")
+    return true;
+  if (!F.consume_front("-f"))
+    return false;
+  F.consume_front("no-");
+  return llvm::is_contained(Names, F);
+}
+
 } // namespace offload::compiler

@@ -55,6 +55,11 @@ struct UserFlags {
 UserFlags takeUserFlags(int &argc, char **argv,
                         llvm::function_ref<bool(llvm::StringRef)> IsDriverOption);
 
+/// Whether F changes what the language means for the same text (-funsigned-char, -fwrapv,
+/// -fno-char8_t, -ansi, ...): such a flag reaches every compile of the file, the device's too —
+/// a GPU built with signed char computes another function than g++'s unsigned one.
+bool isLanguageFlag(llvm::StringRef F);
+
 /// Whether F is a -f flag about floating-point semantics (-ffast-math, -fno-math-errno,
 /// -ffp-contract=...), which the device compiles get too: -ffast-math on a GPU means what it
 /// means on the host.

@@ -53,7 +53,8 @@ public:
     if (!Callee || Call->isInstantiationDependent() || Call->getNumArgs() < 2)
       return true;
     const std::string Name = Callee->getQualifiedNameAsString();
-    if (Name == "offload::parallel_for" || Name == "offload::queue::parallel_for") {
+    if (Name == "offload::parallel_for" || Name == "offload::queue::parallel_for" ||
+        Name == "offload::parallel_reduce" || Name == "offload::queue::parallel_reduce") {
       if (std::optional<uint64_t> Id = lambdaSiteId(Callee))
         LambdaCalls.try_emplace(*Id, Call->getBeginLoc());
       return true;
@@ -120,9 +121,11 @@ public:
   /// instantiations of offload::detail::lambda_kernel (offload/parallel_for.hpp), each named
   /// "lambda at FILE:LINE" and checked at its parallel_for call.
   void recordLambdaKernels() {
-    const FunctionTemplateDecl *Kernel = lambdaKernelTemplate();
-    if (!Kernel)
-      return;
+    for (const char *Name : {"lambda_kernel", "reduce_kernel"})
+      if (const FunctionTemplateDecl *Kernel = lambdaKernelTemplate(Name))
+        recordLambdaKernels(Kernel);
+  }
+  void recordLambdaKernels(const FunctionTemplateDecl *Kernel) {
     const SourceManager &SM = Ctx.getSourceManager();
     // The file's own name: the rewritten file starts with a #line that gives it (LambdaSites.h).
     const PresumedLoc Main = SM.getPresumedLoc(SM.getLocForEndOfFile(SM.getMainFileID()));
@@ -156,15 +159,15 @@ private:
     return Args->get(0).getAsIntegral().getZExtValue();
   }
 
-  /// offload::detail::lambda_kernel, if the file declares it.
-  const FunctionTemplateDecl *lambdaKernelTemplate() {
+  /// offload::detail::NAME (lambda_kernel, reduce_kernel), if the file declares it.
+  const FunctionTemplateDecl *lambdaKernelTemplate(StringRef Name) {
     auto find = [&](const DeclContext *In, StringRef Name) -> const NamedDecl * {
       DeclContextLookupResult R = In->lookup(&Ctx.Idents.get(Name));
       return R.empty() ? nullptr : R.front();
     };
     const auto *Offload = dyn_cast_or_null<NamespaceDecl>(find(Ctx.getTranslationUnitDecl(), "offload"));
     const auto *Detail = Offload ? dyn_cast_or_null<NamespaceDecl>(find(Offload, "detail")) : nullptr;
-    return Detail ? dyn_cast_or_null<FunctionTemplateDecl>(find(Detail, "lambda_kernel")) : nullptr;
+    return Detail ? dyn_cast_or_null<FunctionTemplateDecl>(find(Detail, Name)) : nullptr;
   }
 
   void error(SourceLocation Loc, StringRef Message) {

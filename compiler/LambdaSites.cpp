@@ -82,17 +82,26 @@ public:
   bool shouldVisitLambdaBody() const { return true; }
 
   bool VisitCallExpr(CallExpr *Call) {
-    if (!isParallelFor(Call))
+    const StringRef What = lambdaLaunch(Call);
+    if (What.empty() || Call->getNumArgs() == 0)
       return true;
+    // The kernel is the first lambda among the arguments (parallel_reduce's operation follows).
     LambdaExpr *Lambda = nullptr;
     for (Expr *Arg : Call->arguments())
-      if (auto *L = dyn_cast<LambdaExpr>(Arg->IgnoreImplicit()->IgnoreParens()))
-        Lambda = L;
+      if (auto *L = dyn_cast<LambdaExpr>(Arg->IgnoreImplicit()->IgnoreParens())) {
+        if (!Lambda)
+          Lambda = L;
+        else
+          error(L->getBeginLoc(), "offload::" + What.str() +
+                                      ": the operation cannot be a lambda (the device must name "
+                                      "its type): use std::plus<>{}, offload::minimum<>{}, "
+                                      "offload::maximum<>{} or a struct with operator()");
+      }
     SourceLocation At = Call->getBeginLoc();
     if (!Lambda) {
-      error(At, "offload::parallel_for: write the lambda in the call (offload-cxx makes each "
-                "lambda written there a kernel; a lambda passed through a variable or a "
-                "parameter cannot be)");
+      error(At, "offload::" + What.str() +
+                    ": write the lambda in the call (offload-cxx makes each lambda written there "
+                    "a kernel; a lambda passed through a variable or a parameter cannot be)");
       return true;
     }
     rewrite(Call, Lambda);
@@ -132,19 +141,40 @@ private:
     return Main ? Main->getName() : StringRef();
   }
 
-  /// A call of offload::parallel_for (resolved, or a template's unresolved name).
-  static bool isParallelFor(const CallExpr *Call) {
+  /// "parallel_for" or "parallel_reduce" for a call of one of them (offload's, or a queue's;
+  /// resolved, or a template's unresolved name), else empty.
+  static StringRef lambdaLaunch(const CallExpr *Call) {
+    static const char *const Names[] = {"parallel_for", "parallel_reduce"};
+    auto ours = [](const NamedDecl *D) {
+      const std::string Q = D->getQualifiedNameAsString();
+      return StringRef(Q).starts_with("offload::") &&
+             (Q == "offload::parallel_for" || Q == "offload::parallel_reduce" ||
+              Q == "offload::queue::parallel_for" || Q == "offload::queue::parallel_reduce");
+    };
+    auto named = [&](StringRef Name) -> StringRef {
+      for (const char *N : Names)
+        if (Name == N)
+          return N;
+      return "";
+    };
     const Expr *Callee = Call->getCallee()->IgnoreImplicit();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
-      return Ref->getDecl()->getQualifiedNameAsString() == "offload::parallel_for";
+      return ours(Ref->getDecl()) ? named(Ref->getDecl()->getName()) : "";
+    if (const auto *M = dyn_cast<MemberExpr>(Callee))
+      return ours(M->getMemberDecl()) ? named(M->getMemberDecl()->getName()) : "";
     if (const auto *U = dyn_cast<UnresolvedLookupExpr>(Callee)) {
-      if (U->getName().getAsString() != "parallel_for")
-        return false;
       for (const NamedDecl *D : U->decls())
-        if (D->getQualifiedNameAsString() == "offload::parallel_for")
-          return true;
+        if (ours(D))
+          return named(U->getName().getAsString());
+      return "";
     }
-    return false;
+    if (const auto *U = dyn_cast<UnresolvedMemberExpr>(Callee)) {
+      for (const NamedDecl *D : U->decls())
+        if (ours(D))
+          return named(U->getMemberName().getAsString());
+      return "";
+    }
+    return "";
   }
 
   void rewrite(CallExpr *Call, LambdaExpr *Lambda) {

@@ -93,7 +93,7 @@ static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
 std::string tempStem(StringRef Path) { return sys::path::stem(Path).take_front(48).str(); }
 
 void appendUserCompileFlags(std::vector<std::string> &Args, ArrayRef<std::string> UserFlags) {
-  if (llvm::none_of(UserFlags, [](StringRef A) { return A.starts_with("-std="); }))
+  if (llvm::none_of(UserFlags, [](StringRef A) { return A.starts_with("-std=") || A == "-ansi"; }))
     Args.push_back("-std=c++20");
   Args.insert(Args.end(), UserFlags.begin(), UserFlags.end());
 }
@@ -209,6 +209,41 @@ static void forgetChild(pid_t Pid) {
   }
 }
 
+namespace {
+constexpr int EndingSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+bool IgnoredAtStart[sizeof(EndingSignals) / sizeof(int)] = {};
+
+void endBySignal(int Sig) {
+  runSignalCleanup();
+  struct sigaction Default = {};
+  Default.sa_handler = SIG_DFL;
+  sigemptyset(&Default.sa_mask);
+  ::sigaction(Sig, &Default, nullptr);
+  sigset_t Only;
+  sigemptyset(&Only);
+  sigaddset(&Only, Sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &Only, nullptr);
+  ::raise(Sig);
+  ::_exit(128 + Sig);  // (a signal whose default action did not end the process)
+}
+} // namespace
+
+void rememberStartingSignals() {
+  for (size_t I = 0; I < std::size(EndingSignals); ++I) {
+    struct sigaction Now;
+    IgnoredAtStart[I] = ::sigaction(EndingSignals[I], nullptr, &Now) == 0 && Now.sa_handler == SIG_IGN;
+  }
+}
+
+void handleEndingSignals() {
+  for (size_t I = 0; I < std::size(EndingSignals); ++I) {
+    struct sigaction Handler = {};
+    Handler.sa_handler = IgnoredAtStart[I] ? SIG_IGN : endBySignal;
+    sigfillset(&Handler.sa_mask);  // nothing else runs during the cleanup
+    ::sigaction(EndingSignals[I], &Handler, nullptr);
+  }
+}
+
 void exitAfterSignalCleanup() noexcept {
   runSignalCleanup();
   ::_exit(130);
@@ -218,11 +253,45 @@ std::string asOperand(StringRef Path) {
   return Path.starts_with("-") ? ("./" + Path).str() : Path.str();
 }
 
+namespace {
+char PkillProgram[] = "/usr/bin/pkill";
+char PkillTerm[] = "-TERM";
+char PkillParent[] = "-P";
+/// Runs `pkill -TERM -P Pid`: the processes a command started (g++'s cc1plus and as), which a
+/// signal to the command alone leaves running — writing `ccXXXX.s` into TMPDIR after g++
+/// removed its temporaries (adversarial pass). _Fork, execve and waitpid only; nothing if procps
+/// is not installed.
+void endChildrenOf(pid_t Pid) noexcept {
+  char Number[24];
+  char *At = Number + sizeof Number;
+  *--At = '\0';
+  do
+    *--At = char('0' + Pid % 10);
+  while ((Pid /= 10) > 0);
+  char *Argv[] = {PkillProgram, PkillTerm, PkillParent, At, nullptr};
+  const pid_t Helper = ::_Fork();
+  if (Helper == 0) {
+    char *NoEnvironment[] = {nullptr};
+    ::execve(PkillProgram, Argv, NoEnvironment);
+    ::_exit(127);
+  }
+  if (Helper > 0) {
+    int Status;
+    while (::waitpid(Helper, &Status, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+} // namespace
+
 void runSignalCleanup() noexcept {
   const int Saved = errno;
   for (std::atomic<pid_t> &Slot : Children)
-    if (const pid_t Pid = Slot.load(); Pid > 0)
+    if (const pid_t Pid = Slot.load(); Pid > 0) {
+      ::kill(Pid, SIGSTOP);  // no new process under it while its own are ended
+      endChildrenOf(Pid);
       ::kill(Pid, SIGTERM);
+      ::kill(Pid, SIGCONT);
+    }
   for (std::atomic<pid_t> &Slot : Children)
     if (const pid_t Pid = Slot.exchange(0); Pid > 0) {
       int Status;

@@ -76,6 +76,15 @@ void runSignalCleanup() noexcept;
 /// interrupt function: the driver went on, and wrote into the folder just removed).
 [[noreturn]] void exitAfterSignalCleanup() noexcept;
 
+/// The signals that end a compile (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE) end the driver as
+/// they end g++: runSignalCleanup, then the same signal again with its default action, so that
+/// the shell and `make` see a process killed by it (a loop stops on Ctrl-C; not exit status
+/// 130, nor LLVM's stack dump for SIGQUIT). A signal the driver was started with ignored
+/// (`nohup`, a background job's SIGQUIT) stays ignored. rememberStartingSignals must run first in
+/// main, before LLVM installs its handlers; handleEndingSignals after.
+void rememberStartingSignals();
+void handleEndingSignals();
+
 /// Path as a command's operand: "./-x.o" for "-x.o", which a tool would read as an option.
 std::string asOperand(llvm::StringRef Path);
 

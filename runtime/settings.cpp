@@ -129,7 +129,12 @@ settings read_settings() {
               "unset: no profile)");
   }
   if (const char *t = get("OFFLOAD_TRACE")) {
-    const std::string path = t;
+    // A relative path names a file of the folder the program is in now, not of wherever it has
+    // gone by its exit, when the timeline is written (adversarial pass: a chdir lost it).
+    std::string path = t;
+    if (!path.empty() && path[0] != '/')
+      if (char cwd[4096]; getcwd(cwd, sizeof cwd))
+        path = std::string(cwd) + "/" + path;
     const std::string::size_type slash = path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
     const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);

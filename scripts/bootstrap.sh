@@ -13,7 +13,7 @@ cd "$root"
 packages=(clang-22 lld-22 llvm-22 llvm-22-dev llvm-22-tools libclang-cpp22-dev libclang-22-dev
           liboffload-22 liboffload-22-dev libomp-22-dev cmake ninja-build ccache g++ libgtest-dev
           python3 libboost-context-dev libclang-rt-22-dev openmpi-bin libopenmpi-dev
-          patchelf file dpkg-dev googletest libgmock-dev)
+          patchelf file dpkg-dev googletest libgmock-dev procps)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

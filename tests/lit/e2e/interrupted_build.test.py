@@ -3,10 +3,18 @@ import os, signal, subprocess, sys, time
 
 driver, source, work = sys.argv[1:4]
 env = dict(os.environ, TMPDIR=os.path.join(work, "tmp"))
+
+
+def defaults():
+    """The builds start with the signals' default actions (lit's workers ignore SIGINT, and an
+    ignored signal stays ignored in the driver, as in g++)."""
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(s, signal.SIG_DFL)
+
 aborted = 0
 for i in range(12):
     p = subprocess.Popen([driver, "-O2", source, "-o", os.path.join(work, "prog")], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=defaults)
     time.sleep(0.05 + 0.12 * i)
     p.send_signal(signal.SIGINT if i % 2 == 0 else signal.SIGTERM)
     rc = p.wait()
@@ -23,7 +31,7 @@ for i in range(8):
     if os.path.exists(obj):
         os.remove(obj)
     p = subprocess.Popen([driver, "-O2", "-g", "-gsplit-dwarf", "-c", source, "-o", obj], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=defaults)
     time.sleep(0.1 + 0.25 * i)
     p.send_signal(signal.SIGINT if i % 2 == 0 else signal.SIGTERM)
     p.wait()
@@ -32,3 +40,28 @@ for i in range(8):
         partial += ".offload_cxx" not in sections
 left = len(os.listdir(os.path.join(work, "tmp")))
 print(f"interrupted 8 compiles: {partial} objects without device code, {left} temporary folders left")
+
+# The driver ends as g++ does (adversarial pass): killed by the signal it got — so that a shell
+# loop or make stops on Ctrl-C — with no LLVM stack dump for SIGQUIT, no folder left; a signal
+# it was started with ignored (nohup) stays ignored and the build completes.
+wrong, dumps = [], 0
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+    p = subprocess.Popen([driver, "-O2", source, "-o", os.path.join(work, "prog")], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=defaults)
+    time.sleep(0.4)
+    p.send_signal(sig)
+    err = p.communicate()[1].decode(errors="replace")
+    if p.returncode != -sig:
+        wrong.append(f"{sig.name}: {p.returncode}")
+    dumps += "Stack dump" in err or "PLEASE submit" in err
+left = len(os.listdir(os.path.join(work, "tmp")))
+print(f"signals end the driver by themselves: {', '.join(wrong) or 'all'}; {dumps} stack dumps, "
+      f"{left} temporary folders left")
+prog = os.path.join(work, "prog-nohup")
+p = subprocess.Popen([driver, "-O2", source, "-o", prog], env=env, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL,
+                     preexec_fn=lambda: (defaults(), signal.signal(signal.SIGHUP, signal.SIG_IGN)))
+time.sleep(0.4)
+p.send_signal(signal.SIGHUP)
+rc = p.wait()
+print(f"an ignored SIGHUP: exit {rc}, program {'built' if os.path.exists(prog) else 'missing'}")
