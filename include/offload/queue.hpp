@@ -12,6 +12,7 @@
 
 #include <offload/buffer.hpp>
 #include <offload/detail/data_api.hpp>
+#include <offload/detail/lambda_kernels.hpp>
 #include <offload/launch.hpp>
 
 #include <cstdio>
@@ -130,6 +131,38 @@ public:
     step->bytes = count * sizeof(T);
     step->where = detail::to_source_loc(where);
     detail::queue_host_step(*state_, std::move(step));
+  }
+
+  /// Enqueues `f(i)` for every i of `items`, a lambda kernel (offload/parallel_for.hpp; the
+  /// call as offload-cxx rewrites it), and returns at once. The data its spans capture must
+  /// live, unchanged by the host, until the queue's wait().
+  template <unsigned long long Id, class... C, class... E, class F>
+  void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...>, detail::range_at items,
+                    const F &f) {
+    using site = detail::lambda_site<Id, detail::captures<C...>, E...>;
+    static_assert(detail::lambda_checks<site, F>::ok);
+    (void)sizeof(detail::lambda_definition<site, F>);  // defines run_lambda for this site
+    if (items.items.end < items.items.begin)
+      detail::throw_error("offload::queue::parallel_for: the range ends before it begins");
+    const std::size_t count = items.items.end - items.items.begin;
+    if (count == 0)
+      return;
+    const range over{count};
+    std::apply(
+        [&](const std::remove_cv_t<C> &...captured) {
+          enqueue_launch(&over, &detail::lambda_kernel<site, std::remove_cv_t<C>...>,
+                         items.config(), captured..., items.items.begin, count);
+        },
+        detail::captures_of<C...>(f));
+  }
+
+  /// Without offload-cxx's rewrite (a host compiler alone): runs on the host, in order, now.
+  template <class F>
+    requires std::is_invocable_v<const F &, std::size_t>
+  void parallel_for(const range &items, const F &f) {
+    wait();
+    for (std::size_t i = items.begin; i < items.end; ++i)
+      f(i);
   }
 
   /// An event that completes when everything enqueued so far has run.

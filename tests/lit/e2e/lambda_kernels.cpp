@@ -1,5 +1,5 @@
 // Lambdas as kernels (offload/parallel_for.hpp, issue 33): captures mapped by their types, on
-// the default device, a chosen device, in function templates (one kernel per instantiation),
+// the default device, a chosen device, a queue, reductions, in function templates (one kernel per instantiation),
 // in member functions, several on one line, generic lambdas; each named by its file:line.
 // RUN: %offload-cxx -O2 %s -o %t
 // RUN: %t | FileCheck %s
@@ -28,6 +28,15 @@ static void check(bool ok, const char *what) {
 struct params {
   double scale;
   int offset;
+};
+
+struct span_of_values {
+  double lo, hi;
+};
+struct widen {
+  span_of_values operator()(const span_of_values &a, const span_of_values &b) const {
+    return {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+  }
 };
 
 template <class T> void scale_all(std::vector<T> &v, T by) {
@@ -97,6 +106,40 @@ int main() {
   for (std::size_t i = 0; i < back.size(); ++i)
     ok &= back[i] == 2 * int(i);
   check(ok, "device_ptr, two on one line, generic lambda");
+
+  // Reductions: the sum (default), the largest, a struct with its own operation, an empty
+  // range (the initial value), a lambda without captures.
+  std::vector<double> r(100003);
+  for (std::size_t i = 0; i < r.size(); ++i)
+    r[i] = double(i % 17);
+  std::span<const double> rs(r);
+  double sum = 0;
+  for (double v : r)
+    sum += v * 0.5;
+  check(offload::parallel_reduce(offload::range{r.size()}, 0.0, [=](std::size_t i) { return rs[i] * 0.5; }) == sum, "sum");
+  check(offload::parallel_reduce(offload::range{r.size()}, -1.0, [=](std::size_t i) { return rs[i]; },
+                                 offload::maximum<>{}) == 16.0, "maximum");
+  check(offload::parallel_reduce(offload::range{r.size()}, 99.0, [=](std::size_t i) { return rs[i] + 1; },
+                                 offload::minimum<>{}) == 1.0, "minimum");
+  const span_of_values sv = offload::parallel_reduce(
+      offload::range{r.size()}, span_of_values{1e9, -1e9},
+      [=](std::size_t i) { return span_of_values{rs[i], rs[i]}; }, widen{});
+  check(sv.lo == 0 && sv.hi == 16, "a struct and its own operation");
+  check(offload::parallel_reduce(offload::range{0}, 7.0, [=](std::size_t i) { return rs[i]; }) == 7.0, "empty reduction");
+  check(offload::parallel_reduce(offload::cpu_device, offload::range{10, 20}, 100LL,
+                                 [](std::size_t i) { return (long long)i; }) == 245, "no captures, CPU device");
+
+  // A queue: returns at once, runs in order, copies back at wait().
+  offload::queue q;
+  std::vector<int> qv(1000, 1);
+  std::span<int> qs(qv);
+  q.parallel_for(offload::range{qv.size()}, [=](std::size_t i) { qs[i] += int(i); });
+  q.parallel_for(offload::range{qv.size()}, [=](std::size_t i) { qs[i] *= 2; });
+  q.wait();
+  ok = true;
+  for (std::size_t i = 0; i < qv.size(); ++i)
+    ok &= qv[i] == 2 * (1 + int(i));
+  check(ok, "queue");
 
   // An empty range runs nothing.
   offload::parallel_for(offload::range{0}, [=](std::size_t i) { ys[i] = -1.0f; });

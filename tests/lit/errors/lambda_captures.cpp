@@ -26,6 +26,8 @@ int main() {
   auto body = [=](std::size_t i) { s[i] = 2; };
   offload::parallel_for(offload::range{8}, body);
   holder{}.run(s);
+  (void)offload::parallel_reduce(offload::range{8}, 0, [=](std::size_t i) { return s[i]; },
+                                 [](int a, int b) { return a + b; });
 }
 // CHECK-DAG: lambda_captures.cpp:13:81: error: offload::parallel_for: the lambda uses 'this'; a kernel cannot reach the host object: copy the members it needs into locals and capture those
 // CHECK-DAG: lambda_captures.cpp:22:65: error: offload::parallel_for: the lambda captures 'total' by reference ([&]); capture by value ([=])
@@ -33,4 +35,5 @@ int main() {
 // CHECK-DAG: lambda_captures.cpp:24:76: error: offload::parallel_for: the lambda captures 'v' of type 'std::vector<int>', which cannot be mapped to the device
 // CHECK-DAG: lambda_captures.cpp:25:45: error: offload::parallel_for: the init-capture 'p' is not supported yet
 // CHECK-DAG: lambda_captures.cpp:27:3: error: offload::parallel_for: write the lambda in the call
+// CHECK-DAG: lambda_captures.cpp:30:34: error: offload::parallel_reduce: the operation cannot be a lambda (the device must name its type): use std::plus<>{}, offload::minimum<>{}, offload::maximum<>{} or a struct with operator()
 // CHECK-NOT: warning:

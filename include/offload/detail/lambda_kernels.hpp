@@ -1,0 +1,170 @@
+// offload/detail/lambda_kernels.hpp — what makes a lambda a kernel (offload/parallel_for.hpp
+// says how it is used, docs/design.md "Lambdas as kernels" why it is built this way): the site tag
+// offload-cxx's rewrite adds to each call, the layout of a closure with an explicit capture list,
+// and the kernels — lambda_kernel and reduce_kernel, templates of namespace-scope types only, so
+// that g++ and clang name them alike — which rebuild the closure from its captures.
+#pragma once
+
+#include <offload/device.hpp>
+#include <offload/launch.hpp>
+#include <offload/range.hpp>
+#include <offload/workgroup.hpp>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace offload {
+namespace detail {
+
+/// The types of a lambda's captures, in the order of its (rewritten) capture list.
+template <class... C> struct captures {};
+/// A template parameter pack of the enclosing context, as one type of the site's context.
+template <class... T> struct pack {};
+
+/// The tag offload-cxx adds to a parallel_for call (see the file's comment).
+template <unsigned long long Id, class Captures, class... Context> struct lambda_site {};
+
+/// Where a closure of captures C... keeps each: in order, each at the next multiple of its
+/// alignment — how g++ and clang lay out a closure with an explicit capture list (checked for
+/// each lambda by its size and alignment below, and by the host-metadata pass's offsets).
+template <class... C> struct capture_layout {
+  static constexpr std::size_t count = sizeof...(C);
+  static constexpr std::size_t align = std::max({std::size_t(1), alignof(C)...});
+  /// Where capture k starts (k == count: where the last one ends).
+  static constexpr std::size_t place(std::size_t k) {
+    const std::size_t sizes[] = {sizeof(C)..., 0};
+    const std::size_t aligns[] = {alignof(C)..., 1};
+    std::size_t end = 0, at = 0;
+    for (std::size_t i = 0; i <= k && i < count; ++i) {
+      at = (end + aligns[i] - 1) / aligns[i] * aligns[i];
+      end = at + sizes[i];
+    }
+    return k < count ? at : end;
+  }
+  /// As values (a device has no copy of a host table): offset<I>.
+  template <std::size_t I> static constexpr std::size_t offset = place(I);
+  /// (A closure without captures is an empty class: one byte.)
+  static constexpr std::size_t size =
+      count == 0 ? 1 : (place(count) + align - 1) / align * align;
+};
+
+template <class Site> struct lambda_slot;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnon-template-friend"
+#endif
+/// Declares run_lambda for a site: the lambda of that site, rebuilt from its captures, called
+/// with one index (its value stored at `result` unless null: parallel_reduce's). Defined by
+/// lambda_definition<Site, F> where parallel_for knows F.
+template <unsigned long long Id, class... C, class... E>
+struct lambda_slot<lambda_site<Id, captures<C...>, E...>> {
+  friend void run_lambda(lambda_slot, std::size_t index, void *result, const C &...captured);
+};
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+template <class Site, class F> struct lambda_definition;
+template <unsigned long long Id, class... C, class... E, class F>
+struct lambda_definition<lambda_site<Id, captures<C...>, E...>, F> {
+  using site = lambda_site<Id, captures<C...>, E...>;
+  friend void run_lambda(lambda_slot<site>, std::size_t index, void *result, const C &...captured) {
+    using layout = capture_layout<C...>;
+    std::array<unsigned char, sizeof(F)> bytes{};
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (std::memcpy(bytes.data() + layout::template offset<I>, std::addressof(captured), sizeof(C)), ...);
+    }(std::index_sequence_for<C...>{});
+    const F f = std::bit_cast<F>(bytes);
+    using R = std::invoke_result_t<const F &, std::size_t>;
+    if constexpr (std::is_void_v<R>)
+      f(index);
+    else if (result)
+      *static_cast<std::remove_cvref_t<R> *>(result) = f(index);
+    else
+      (void)f(index);
+  }
+};
+
+/// The kernel of every lambda: work-item i of `count` runs the lambda for `first + i`.
+template <class Site, class... C>
+OFFLOAD_KERNEL void lambda_kernel(C... captured, std::size_t first, std::size_t count) {
+  const std::size_t i =
+      std::size_t(offload::block_id_x()) * offload::block_dim_x() + offload::thread_id_x();
+  if (i < count)
+    run_lambda(lambda_slot<Site>{}, first + i, nullptr, captured...);
+}
+
+/// The kernel of parallel_reduce: workgroups of reduce_threads work-items, each folding with
+/// `op` the values of its indices (a grid-stride loop), then the workgroup's tree in shared
+/// memory; work-item 0 stores the workgroup's value in partials[workgroup] (the host folds them
+/// into the initial value). Every workgroup has at least one index (the host launches at most
+/// count / reduce_threads, rounded up); only the work-items that have one take part.
+inline constexpr std::uint32_t reduce_threads = 256;
+template <class Site, class R, class Op, class... C>
+OFFLOAD_KERNEL void reduce_kernel(C... captured, std::size_t first, std::size_t count, Op op,
+                                  offload::device_ptr<R> partials) {
+  auto &scratch = offload::shared<R[reduce_threads]>([] {});
+  const std::uint32_t t = offload::thread_id_x();
+  const std::size_t block_first = std::size_t(offload::block_id_x()) * reduce_threads;
+  const std::size_t stride = std::size_t(offload::grid_dim_x()) * reduce_threads;
+  std::size_t i = block_first + t;
+  R acc{};
+  if (i < count) {
+    run_lambda(lambda_slot<Site>{}, first + i, &acc, captured...);
+    for (i += stride; i < count; i += stride) {
+      R v{};
+      run_lambda(lambda_slot<Site>{}, first + i, &v, captured...);
+      acc = op(acc, v);
+    }
+  }
+  scratch[t] = acc;
+  offload::barrier();
+  const std::size_t left = count - block_first;
+  const std::uint32_t active = left >= reduce_threads ? reduce_threads : std::uint32_t(left);
+  for (std::uint32_t half = reduce_threads / 2; half > 0; half >>= 1) {
+    if (t < half && t + half < active)
+      scratch[t] = op(scratch[t], scratch[t + half]);
+    offload::barrier();
+  }
+  if (t == 0)
+    partials[offload::block_id_x()] = scratch[0];
+}
+
+template <class Site, class F> struct lambda_checks;
+template <unsigned long long Id, class... C, class... E, class F>
+struct lambda_checks<lambda_site<Id, captures<C...>, E...>, F> {
+  static_assert(std::is_invocable_v<const F &, std::size_t>,
+                "offload::parallel_for: the lambda must take one index (std::size_t, or auto) "
+                "and not be mutable");
+  static_assert(std::is_trivially_copyable_v<F>,
+                "offload::parallel_for: the lambda's captures must be trivially copyable (a "
+                "std::span of a container, not the container)");
+  static_assert(sizeof(F) == capture_layout<C...>::size && alignof(F) == capture_layout<C...>::align,
+                "offload::parallel_for: the lambda's closure is not laid out as offload-cxx "
+                "expects (please report it with the lambda)");
+  static constexpr bool ok = true;
+};
+
+/// The captures of f, read at their places in its closure.
+template <class... C, class F> std::tuple<C...> captures_of(const F &f) {
+  using layout = capture_layout<C...>;
+  const auto bytes = std::bit_cast<std::array<unsigned char, sizeof(F)>>(f);
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::tuple<C...>{[&] {
+      std::array<unsigned char, sizeof(C)> one;
+      std::memcpy(one.data(), bytes.data() + layout::template offset<I>, sizeof(C));
+      return std::bit_cast<std::remove_cv_t<C>>(one);
+    }()...};
+  }(std::index_sequence_for<C...>{});
+}
+
+} // namespace detail
+
+} // namespace offload
