@@ -493,11 +493,13 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<Dev
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
     return Tools.takeError();
-  const DevicePassOptions DO = deviceOptions(S, TempStem);
+  DevicePassOptions DO = deviceOptions(S, TempStem);
   DeviceImageFile Program;
   // One unit's program keeps its manifest whole: its source and hash let --pass=host refuse a
   // device image made from other code.
   Program.Kernels = Files.size() == 1 ? Files[0].Kernels : Merged->Kernels;
+  for (const ManifestKernel &K : Program.Kernels.Kernels)
+    DO.KernelNames[cpuEntryName(K)] = K.Name;
   for (auto &[Arch, Bitcodes] : Merged->BitcodeByArch) {
     std::string Linked = DO.TempDir + "/" + DO.TempStem + "." + Arch.name() + ".bc";
     // The CPU image's calls are resolved by the program's own link; a single unit's device code

@@ -222,9 +222,12 @@ static Error formLoops(const std::string &Bitcode, const std::string &Output,
   Expected<std::unique_ptr<Module>> Mod = readBitcode(Bitcode, Ctx);
   if (!Mod)
     return Mod.takeError();
-  for (const WorkItemLoopsOutcome &Outcome : formWorkItemLoops(**Mod))
-    if (O.Commands.Verbose)
+  for (WorkItemLoopsOutcome &Outcome : formWorkItemLoops(**Mod))
+    if (O.Commands.Verbose) {
+      if (auto Name = O.KernelNames.find(Outcome.Entry); Name != O.KernelNames.end())
+        Outcome.Kernel = Name->second;
       errs() << describeOutcome(Outcome) << "\n";
+    }
   return writeBitcode(**Mod, Output);
 }
 

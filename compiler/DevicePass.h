@@ -17,6 +17,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct DevicePassOptions {
   /// "-MD" or "-MMD" (the user's choice) when a dependency file is asked for: each device
   /// compile then writes its own beside its bitcode (<bitcode>.d), merged by DepFile.h.
   std::string DepFlag;
+  /// The name -v gives each kernel of the CPU image ("lambda at f.cpp:12" for a lambda kernel),
+  /// by its CPU entry (cpuEntryName); others are named by their demangled symbol.
+  std::map<std::string, std::string> KernelNames;
   bool CpuImage = true;            ///< for "host": build the CPU image (else the CPU device
                                    ///< runs the host compiler's kernels work-item by work-item)
   bool CpuImageForBarriers = false;  ///< for "host": build it anyway for a file with a kernel

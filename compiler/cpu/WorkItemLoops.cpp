@@ -275,6 +275,7 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
       continue;
     WorkItemLoopsOutcome Outcome;
     Outcome.Kernel = kernelName(Entry->getName());
+    Outcome.Entry = Entry->getName().str();
     auto [It, New] = Done.try_emplace(Items);
     if (New) {
       ValueToValueMapTy VMap;

@@ -35,6 +35,7 @@ namespace offload::compiler {
 /// What became of one barrier kernel's CPU entry.
 struct WorkItemLoopsOutcome {
   std::string Kernel;  ///< its readable name ("dot<double>")
+  std::string Entry;   ///< its CPU entry's symbol
   bool Loops = false;  ///< true: loops over the work-items; false: fibers, for Reason
   bool Split = false;  ///< the loops are split at barriers (false: no barrier)
   std::string Reason;

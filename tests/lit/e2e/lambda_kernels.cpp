@@ -5,6 +5,9 @@
 // RUN: %t | FileCheck %s
 // RUN: env OFFLOAD_DEVICE=cpu %t | FileCheck %s
 // RUN: env OFFLOAD_INFO=1 %t 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: %offload-cxx -O2 --offload-arch=host -v %s -o %t.v 2>&1 | FileCheck %s --check-prefix=VERBOSE
+// VERBOSE: kernel 'lambda at lambda_kernels.cpp:{{[0-9]+}}' on the CPU device: one loop over its work-items (no barriers)
+// VERBOSE: kernel 'lambda at lambda_kernels.cpp:{{[0-9]+}}' on the CPU device: work-item loops split at its barriers
 // The same source with g++ alone (no rewrite): parallel_for runs on the host, in order.
 // RUN: g++ -std=c++20 -I%src_root/include %s -o %t.gxx -L%{build_root}/lib -loffload-cxx-rt -Wl,-rpath,%{build_root}/lib
 // RUN: %t.gxx | FileCheck %s
