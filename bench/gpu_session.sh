@@ -9,6 +9,8 @@
 #     corpus  the corpus against the nvcc originals (bench/corpus.sh gpu), CORPUS_ROUNDS (3)
 #     cpudev  the corpus ports on the CPU device against their OpenMP twins at 1, 2 and 16
 #             threads (bench/cpu_device/corpus/run.sh), CPUDEV_ROUNDS (3)
+#     lambda  BabelStream written with parallel_for/parallel_reduce, with OFFLOAD_KERNEL
+#             functions, and CUDA's (nvcc), alternately, LAMBDA_ROUNDS (5), 2^25 doubles
 # Logs and tables go to $OUT (else /tmp). Each part is bounded by PART_TIMEOUT seconds (280).
 #
 # stage: DIR gets bundle.tar.xz (the corpus ports, api_paths, the fuzzer's batches, the CPU
@@ -58,6 +60,12 @@ if [ "${1:-}" = stage ]; then
   [ -x "$work/api/api_paths" ] || OFFLOAD_CXX=$oc bash "$root/bench/api_paths.sh" build "$work/api"
   mkdir -p "$dir/api" && cp "$work/api/api_paths_cuda" "$dir/api/" && extra+=("$work/api/api_paths")
   cp "$root/bench/api_paths.sh" "$dir/"
+  # BabelStream three ways (the lambda part): ours as lambdas and as kernels, CUDA's by nvcc.
+  mkdir -p "$dir/lambda"
+  "$oc" -O3 --offload-arch=sm_90,host "$root/bench/babelstream_lambda.cpp" -o "$work/babelstream_lambda"
+  "$oc" -O3 --offload-arch=sm_90,host "$root/bench/babelstream.cpp" -o "$work/babelstream"
+  extra+=("$work/babelstream_lambda" "$work/babelstream")
+  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 "$root/bench/cuda/babelstream.cu" -o "$dir/lambda/babelstream-cuda"
   [ -d "$work/cpudev" ] || OFFLOAD_CXX=$oc bash "$root/bench/cpu_device/corpus/run.sh" stage "$work/cpudev"
   extra+=("$work/cpudev"/*.port)
   rm -rf "$work/cpudev-pack" && mkdir -p "$work/cpudev-pack/cpudev"
@@ -112,7 +120,17 @@ for part in "$@"; do
     PREBUILT=$b/bundle/run THREADS=${CPUDEV_THREADS:-1 2 16} ROUNDS=${CPUDEV_ROUNDS:-3} BENCH_OUT=/tmp/cpudev-out \
       timeout "$limit" bash "$b/cpudev/run.sh" 2>&1 | tee "$log/cpudev-table.md"
     ;;
-  *) echo "unknown part '$part' (fuzz, api, corpus, cpudev)" ;;
+  lambda)
+    b=/tmp/offload-cxx-lambda
+    rm -rf "$b" && mkdir -p "$b" && xz -dc "$dir/bundle.tar.xz" | tar -C "$b" -xf -
+    for r in $(seq "${LAMBDA_ROUNDS:-5}"); do
+      for p in babelstream_lambda babelstream; do
+        echo "--- round $r $p"; timeout 60 "$b/bundle/run" $p 25 100 2>&1 | grep -v '^launch\|^h2d\|^d2h'
+      done
+      echo "--- round $r cuda"; timeout 60 "$dir/lambda/babelstream-cuda" 25 100 2>&1 | head -12
+    done 2>&1 | tee "$log/lambda-babelstream.txt"
+    ;;
+  *) echo "unknown part '$part' (fuzz, api, corpus, cpudev, lambda)" ;;
   esac
   echo "=== $part took $((SECONDS - start)) s"
 done

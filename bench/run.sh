@@ -36,6 +36,9 @@ if [ "$mode" = build ] || [ "$mode" = ci ]; then
   if [ "$mode" = ci ]; then
     # Tiny sizes on the CPU device, so that the benchmark cannot rot.
     "$out/babelstream" 16 3 50
+    # The same kernels written as lambdas (offload::parallel_for / parallel_reduce, issue 33).
+    "$oc" -O3 --offload-arch=$arch,host "$root/bench/babelstream_lambda.cpp" -o "$out/babelstream_lambda"
+    "$out/babelstream_lambda" 16 3
     g++ -O3 -fopenmp "$root/bench/cpu_triad_omp.cpp" -o "$out/cpu_triad_omp" && "$out/cpu_triad_omp" 16 3
     exit 0
   fi
