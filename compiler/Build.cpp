@@ -304,11 +304,13 @@ Expected<DeviceImageFile> compileDeviceCode(const Manifest &M, const Toolchain &
   return File;
 }
 
-/// Whether Source's text names parallel_for: only such a file may pass lambdas as kernels, and
+/// Whether Source's text names parallel_for or parallel_reduce: only such a file may pass lambdas
+/// as kernels, and
 /// only its compile waits for the rewrite (LambdaSites.h) before the host compile starts.
 static bool mayHaveLambdaKernels(const std::string &Source) {
   auto Text = MemoryBuffer::getFile(Source, /*IsText=*/true);
-  return Text && (*Text)->getBuffer().contains("parallel_for");
+  return Text && ((*Text)->getBuffer().contains("parallel_for") ||
+                  (*Text)->getBuffer().contains("parallel_reduce"));
 }
 
 Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &Source,
@@ -320,6 +322,7 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   // (#line), its directory searched for its quoted includes.
   std::string Compiled = Source;
   std::vector<std::string> HostArgs(HostCompile.begin(), HostCompile.end());
+  std::vector<std::string> Flags(MetadataFlags.begin(), MetadataFlags.end());
   std::string LambdaDeps;
   if (!S.AsWritten && mayHaveLambdaKernels(Source)) {
     const std::string Rewrite = S.TempDir + "/" + TempStem + ".lambdas" +
@@ -342,14 +345,18 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
       return First.takeError();
     }
     if (Rewritten) {
+      // The file's quoted includes are found beside it, not beside the rewrite: its folder is
+      // the first -iquote of every compile of the rewrite (host, metadata, devices, CPU image).
       Compiled = Rewrite;
+      SmallString<256> Folder(sys::path::parent_path(Source));
+      if (Folder.empty())
+        Folder = ".";
+      sys::fs::make_absolute(Folder);
       for (std::string &A : HostArgs)
         if (A == Source)
           A = Rewrite;
-      HostArgs.insert(HostArgs.begin() + 1,
-                      {"-iquote", sys::path::parent_path(Source).empty()
-                                      ? std::string(".")
-                                      : sys::path::parent_path(Source).str()});
+      HostArgs.insert(HostArgs.begin() + 1, {"-iquote", std::string(Folder)});
+      Flags.insert(Flags.begin(), {"-iquote", std::string(Folder)});
     } else {
       LambdaDeps.clear();
     }
@@ -380,7 +387,7 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   // object's functions recorded for the link (Manifest::ExportsDeferred).
   Expected<Manifest> M =
       S.AsWritten ? deferredExports(Source, MetadataFlags, HostObject, S)
-                  : runHostMetadata(S, Compiled, MetadataFlags, &ClangDiagnostics,
+                  : runHostMetadata(S, Compiled, Flags, &ClangDiagnostics,
                                     DepFiles.empty() ? "" : DepFiles[LambdaDeps.empty() ? 1 : 2],
                                     "", nullptr);
   if (!M) {

@@ -69,6 +69,7 @@ struct ExternalDefinitions {
 };
 
 ExternalDefinitions prepareForOptimisation(Module &M) {
+  recordHostOnlyVariables(M);  // (before the optimisation folds them into constants)
   for (StringRef Name : {"llvm.global_ctors", "llvm.global_dtors", "llvm.used", "llvm.compiler.used"})
     if (GlobalVariable *GV = M.getNamedGlobal(Name))
       GV->eraseFromParent();

@@ -29,6 +29,8 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+
 using namespace clang;
 using namespace llvm;
 
@@ -55,8 +57,29 @@ public:
     const std::string Name = Callee->getQualifiedNameAsString();
     if (Name == "offload::parallel_for" || Name == "offload::queue::parallel_for" ||
         Name == "offload::parallel_reduce" || Name == "offload::queue::parallel_reduce") {
-      if (std::optional<uint64_t> Id = lambdaSiteId(Callee))
+      if (!lambdaSiteId(Callee)) {
+        // Not rewritten into a kernel: it would run on the host, in order, silently.
+        error(Call->getBeginLoc(),
+              "offload::" + Callee->getName().str() +
+                  " here is not made a kernel: offload-cxx makes one of a lambda written in the "
+                  "call, in the source file given to it (not in a header, another file it "
+                  "includes, or a call through a macro or parentheses), built in one command or "
+                  "with -c (not --pass=)");
+        return true;
+      }
+      if (std::optional<uint64_t> Id = lambdaSiteId(Callee)) {
         LambdaCalls.try_emplace(*Id, Call->getBeginLoc());
+        // The kernel's parameters are the lambda's captures, named as the (rewritten, explicit)
+        // capture list names them, then the range's.
+        for (const Expr *Arg : Call->arguments())
+          if (const auto *L = dyn_cast<LambdaExpr>(Arg->IgnoreImplicit()->IgnoreParens())) {
+            std::vector<std::string> &Names = LambdaParams[*Id];
+            if (Names.empty())
+              for (const LambdaCapture &C : L->explicit_captures())
+                Names.push_back(C.capturesVariable() ? C.getCapturedVar()->getNameAsString() : "this");
+            break;
+          }
+      }
       return true;
     }
     if (Name != "offload::launch" && Name != "offload::queue::launch")
@@ -121,7 +144,7 @@ public:
   /// instantiations of offload::detail::lambda_kernel (offload/parallel_for.hpp), each named
   /// "lambda at FILE:LINE" and checked at its parallel_for call.
   void recordLambdaKernels() {
-    for (const char *Name : {"lambda_kernel", "reduce_kernel"})
+    for (const char *Name : {"lambda_kernel", "lambda_kernel_nd", "reduce_kernel"})
       if (const FunctionTemplateDecl *Kernel = lambdaKernelTemplate(Name))
         recordLambdaKernels(Kernel);
   }
@@ -145,8 +168,9 @@ public:
       const uint64_t Id = Site->getTemplateArgs()[0].getAsIntegral().getZExtValue();
       const std::string At = File + ":" + std::to_string(lambdaSiteLine(Id));
       auto Call = LambdaCalls.find(Id);
+      auto Params = LambdaParams.find(Id);
       recordKernel(K, Call != LambdaCalls.end() ? Call->second : K->getLocation(), /*Report=*/true,
-                   "lambda at " + At, At);
+                   "lambda at " + At, At, Params != LambdaParams.end() ? &Params->second : nullptr);
     }
   }
 
@@ -263,7 +287,8 @@ private:
 
   /// Checks kernel K (diagnosing at At when Report) and adds it to the manifest.
   void recordKernel(const FunctionDecl *K, SourceLocation At, bool Report,
-                    const std::string &Alias = "", const std::string &AliasAt = "") {
+                    const std::string &Alias = "", const std::string &AliasAt = "",
+                    const std::vector<std::string> *ParamNames = nullptr) {
     const std::string Name = Alias.empty() ? nameOf(K) : Alias;
     auto error = [&](SourceLocation Loc, StringRef Message) {
       if (Report)
@@ -319,7 +344,9 @@ private:
         Ok = false;
         continue;
       }
-      MK.Params.push_back({P->getNameAsString(),
+      const size_t Index = MK.Params.size();
+      MK.Params.push_back({ParamNames && Index < ParamNames->size() ? (*ParamNames)[Index]
+                                                                     : P->getNameAsString(),
                            P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind,
                            isReadOnlyUnaliased(P->getType(), Ctx)});
     }
@@ -407,6 +434,7 @@ private:
   llvm::SmallPtrSet<const DeclRefExpr *, 16> LaunchArgs;  ///< kernels named by launches
   llvm::SmallPtrSet<const DeclRefExpr *, 16> AddressesTaken;  ///< recorded by VisitDeclRefExpr
   llvm::DenseMap<uint64_t, SourceLocation> LambdaCalls;  ///< parallel_for calls, by site ID
+  std::map<uint64_t, std::vector<std::string>> LambdaParams;  ///< their captures' names
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
   Manifest &Out;
@@ -419,6 +447,7 @@ struct PassState {
   bool GccSymbols = true;
   bool ChecksRan = false;
   std::string RewriteLambdasTo;  ///< HostMetadataOptions'
+  std::string Salt;              ///< the compile's flags (rewriteLambdaSites)
   bool Rewritten = false;
 };
 
@@ -430,7 +459,7 @@ public:
       return;
     State.ChecksRan = true;
     if (!State.RewriteLambdasTo.empty()) {
-      std::optional<std::string> Text = rewriteLambdaSites(Ctx);
+      std::optional<std::string> Text = rewriteLambdaSites(Ctx, State.Salt);
       if (Ctx.getDiagnostics().hasErrorOccurred())
         return;
       if (Text) {
@@ -531,6 +560,8 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
     PassState State;
     State.GccSymbols = Options.GccSymbols;
     State.RewriteLambdasTo = Options.RewriteLambdasTo;
+    for (const std::string &A : Options.CompileArgs)
+      State.Salt += A + "\n";
     struct Factory : tooling::FrontendActionFactory {
       Manifest &Out;
       PassState &State;

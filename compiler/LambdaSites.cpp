@@ -40,7 +40,8 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const ValueDecl *D = E->getDecl();
     const auto *V = dyn_cast<VarDecl>(D);
-    if (!(V ? V->isLocalVarDeclOrParm() : isa<BindingDecl>(D)) || inside(D))
+    // (A static local, like a global, is not captured: the body names it where it is.)
+    if (!(V ? V->hasLocalStorage() : isa<BindingDecl>(D)) || inside(D))
       return true;
     if (Seen.insert(D).second)
       Uses.push_back({D, E->getLocation()});
@@ -73,9 +74,9 @@ private:
 
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
-  explicit SiteFinder(ASTContext &Ctx)
+  SiteFinder(ASTContext &Ctx, StringRef Salt)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()),
-        R(SM, Ctx.getLangOpts()) {}
+        R(SM, Ctx.getLangOpts()), Salt(Salt) {}
 
   // Each lambda is rewritten once, in the text: templates are visited as written.
   bool shouldVisitTemplateInstantiations() const { return false; }
@@ -157,7 +158,7 @@ private:
           return N;
       return "";
     };
-    const Expr *Callee = Call->getCallee()->IgnoreImplicit();
+    const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();  // `(offload::parallel_for)(...)` too
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
       return ours(Ref->getDecl()) ? named(Ref->getDecl()->getName()) : "";
     if (const auto *M = dyn_cast<MemberExpr>(Callee))
@@ -209,7 +210,7 @@ private:
         error(CAt, "offload::parallel_for: the lambda captures '" +
                        C.getCapturedVar()->getNameAsString() +
                        "' by reference; capture by value ([=]): a std::span of the data for "
-                       "an array or container, an offload::device_ptr for a buffer's");
+                       "an array or container, an offload::device_ptr for a buffer's data");
         Ok = false;
       }
     }
@@ -229,7 +230,7 @@ private:
                         [&](const LambdaCapture &C) { return C.capturesVariable() && C.getCapturedVar() == V; })) {
         error(UseAt, "offload::parallel_for: the lambda captures '" + Name +
                          "' by reference ([&]); capture by value ([=]): a std::span of the "
-                         "data for an array or container, an offload::device_ptr for a buffer's");
+                         "data for an array or container, an offload::device_ptr for a buffer's data");
         Ok = false;
         continue;
       }
@@ -240,12 +241,46 @@ private:
         Ok = false;
         continue;
       }
+      if (T->isPointerType() || T->isMemberPointerType()) {
+        error(UseAt, "offload::parallel_for: the lambda captures the pointer '" + Name +
+                         "', a host address the device cannot use: capture a std::span of the "
+                         "data it points to (std::span(" + Name + ", n)), or an "
+                         "offload::device_ptr for a buffer's data");
+        Ok = false;
+        continue;
+      }
       if (!T->isDependentType()) {
-        ParamClass PC = classifyParam(T, Ctx);
-        if (PC.Kind == offload::abi::param_kind::unmappable) {
+        if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+            RD && (RD->isLambda() || RD->isLocalClass() || RD->isInAnonymousNamespace() ||
+                   (!RD->getIdentifier() && !RD->getTypedefNameForAnonDecl()))) {
           error(UseAt, "offload::parallel_for: the lambda captures '" + Name + "' of type '" +
                            T.getAsString(Ctx.getPrintingPolicy()) +
-                           "', which cannot be mapped to the device: " + PC.Reason);
+                           "', which the device's code cannot name (a local, unnamed or "
+                           "anonymous-namespace type, or a lambda): declare the type at "
+                           "namespace scope");
+          Ok = false;
+          continue;
+        }
+        if (!T.isTriviallyCopyableType(Ctx) && classifyParam(T, Ctx).Kind !=
+                                                   offload::abi::param_kind::unmappable) {
+          error(UseAt, "offload::parallel_for: the lambda captures '" + Name + "' of type '" +
+                           T.getAsString(Ctx.getPrintingPolicy()) +
+                           "', which is not trivially copyable (a lambda's captures travel as "
+                           "its bytes): capture its members as separate variables, or a "
+                           "trivially copyable struct");
+          Ok = false;
+          continue;
+        }
+        ParamClass PC = classifyParam(T, Ctx);
+        if (PC.Kind == offload::abi::param_kind::unmappable) {
+          const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+          const bool Container = RD && !RD->isTriviallyCopyable();
+          error(UseAt, "offload::parallel_for: the lambda captures '" + Name + "' of type '" +
+                           T.getAsString(Ctx.getPrintingPolicy()) +
+                           "', which cannot be mapped to the device" +
+                           (Container ? ": capture a std::span of its data (std::span(" + Name +
+                                            ")) instead"
+                                      : " (" + PC.Reason + ")"));
           Ok = false;
           continue;
         }
@@ -266,7 +301,8 @@ private:
       error(At, "offload::parallel_for: too many lambdas on one line");
       return;
     }
-    const unsigned long long Id = (uint64_t(fnv32(mainFileName())) << 32) | (uint64_t(Line) << 8) | Nth++;
+    const unsigned long long Id =
+        (uint64_t(fnv32((mainFileName() + "\n" + Salt).str())) << 32) | (uint64_t(Line) << 8) | Nth++;
     const std::string Tag = "::offload::detail::lambda_site<0x" + utohexstr(Id) +
                             "ull, ::offload::detail::captures<" +
                             StringRef(Types).drop_front(Types.empty() ? 0 : 2).str() + ">" +
@@ -324,14 +360,15 @@ private:
   SourceManager &SM;
   DiagnosticsEngine &Diags;
   Rewriter R;
+  StringRef Salt;  ///< the compile's flags: one file built twice with other -D is two lambdas
   unsigned Sites = 0;
   DenseMap<unsigned, unsigned> OnLine;  ///< lambdas seen on each line
 };
 
 } // namespace
 
-std::optional<std::string> rewriteLambdaSites(ASTContext &Ctx) {
-  SiteFinder Finder(Ctx);
+std::optional<std::string> rewriteLambdaSites(ASTContext &Ctx, StringRef Salt) {
+  SiteFinder Finder(Ctx, Salt);
   for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
     if (!D->isFromASTFile())
       Finder.TraverseDecl(D);

@@ -28,9 +28,12 @@ namespace offload::compiler {
 /// init-capture, a call written through a macro, a lambda in a header); returns the main file
 /// rewritten as above, starting with a #line directive that keeps the original's name, or
 /// nullopt when the file has no such call. Errors leave Ctx's diagnostics with an error.
-std::optional<std::string> rewriteLambdaSites(clang::ASTContext &Ctx);
+/// Salt (the compile's flags) goes into each site's ID with the file's path: one file compiled
+/// twice with other macros (-DREAL=float, -DREAL=double) is two sets of kernels.
+std::optional<std::string> rewriteLambdaSites(clang::ASTContext &Ctx, llvm::StringRef Salt);
 
-/// The line of the lambda a site's ID names (ID = file hash << 32 | line << 8 | nth on the line).
+/// The line of the lambda a site's ID names (ID = hash of file and flags << 32 | line << 8 | nth
+/// on the line).
 inline unsigned lambdaSiteLine(unsigned long long Id) { return unsigned(Id >> 8) & 0xffffffu; }
 
 } // namespace offload::compiler

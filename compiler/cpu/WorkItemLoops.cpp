@@ -237,6 +237,62 @@ void recordNoBarriers(Module &M, ArrayRef<std::string> Names) {
     Known->addOperand(MDNode::get(M.getContext(), MDString::get(M.getContext(), Name)));
 }
 
+/// A variable of the user's file with internal linkage that F (or what it calls) reads or
+/// writes, and which is not a constant: `static int g;`, an anonymous namespace's, a const
+/// global initialised at run time (`const double s = std::atof(...)`). The CPU image is its own
+/// translation unit with its own copy of each, which the program never writes (nor, for a
+/// dynamic initialiser, initialises): the host code's is the one to use. Empty if none.
+std::string hostOnlyVariable(Function &Items) {
+  SmallVector<Function *, 8> Work = {&Items};
+  DenseSet<const Function *> Seen;
+  SmallVector<const Value *, 16> Operands;
+  DenseSet<const Value *> Visited;
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    if (!Seen.insert(F).second || F->isDeclaration())
+      continue;
+    for (Instruction &I : instructions(*F)) {
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (auto *Callee = const_cast<Function *>(calledFunction(*CB)))
+          Work.push_back(Callee);
+      Operands.assign(I.op_begin(), I.op_end());
+      while (!Operands.empty()) {
+        const Value *V = Operands.pop_back_val();
+        if (!Visited.insert(V).second)
+          continue;
+        if (const auto *GV = dyn_cast<GlobalVariable>(V)) {
+          if (GV->hasLocalLinkage() && !GV->isConstant() && !GV->isThreadLocal() &&
+              !GV->getName().starts_with("__offload") && !GV->getName().starts_with("llvm."))
+            return demangled(GV->getName().str());
+        } else if (const auto *CE = dyn_cast<ConstantExpr>(V)) {
+          Operands.append(CE->op_begin(), CE->op_end());
+        }
+      }
+    }
+  }
+  return "";
+}
+
+void recordHostOnlyVariables(Module &M) {
+  NamedMDNode *Record = M.getOrInsertNamedMetadata(HostOnlyVariablesName);
+  for (Function &F : M)
+    if (F.getName().starts_with(CpuEntryPrefix) && !F.isDeclaration())
+      if (const std::string Variable = hostOnlyVariable(F); !Variable.empty())
+        Record->addOperand(MDNode::get(M.getContext(), {MDString::get(M.getContext(), F.getName()),
+                                                        MDString::get(M.getContext(), Variable)}));
+}
+
+/// The variable recordHostOnlyVariables found for Entry, if any.
+static std::string recordedHostOnlyVariable(const Function &Entry) {
+  if (const NamedMDNode *Record = Entry.getParent()->getNamedMetadata(HostOnlyVariablesName))
+    for (const MDNode *N : Record->operands())
+      if (N->getNumOperands() == 2)
+        if (const auto *Name = dyn_cast<MDString>(N->getOperand(0)); Name && Name->getString() == Entry.getName())
+          if (const auto *Variable = dyn_cast<MDString>(N->getOperand(1)))
+            return Variable->getString().str();
+  return "";
+}
+
 std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
   std::vector<WorkItemLoopsOutcome> Outcomes;
   const DenseSet<const Function *> Reach = functionsReachingBarriers(M);
@@ -278,6 +334,24 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
     Outcome.Entry = Entry->getName().str();
     auto [It, New] = Done.try_emplace(Items);
     if (New) {
+      if (const std::string Variable = recordedHostOnlyVariable(*Entry); !Variable.empty()) {
+        // The host's code, run by the fiber path, reads the program's own copy (issue 29: the
+        // CPU image read 1 where the program had stored 21, silently).
+        Outcome.Reason = "it uses '" + Variable +
+                         "', a variable of the file's own (internal linkage) that only the "
+                         "host's code shares with the program";
+        Outcome.Loops = false;
+        Outcomes.push_back(std::move(Outcome));
+        Entry->deleteBody();
+        Entry->setLinkage(GlobalValue::WeakODRLinkage);
+        BasicBlock *BB = BasicBlock::Create(M.getContext(), "fibers", Entry);
+        IRBuilder<> B(BB);
+        FunctionCallee RunFibers = M.getOrInsertFunction(
+            RunFibersName, Type::getVoidTy(M.getContext()), PointerType::getUnqual(M.getContext()));
+        B.CreateCall(RunFibers, {Entry->getArg(0)});
+        B.CreateRetVoid();
+        continue;
+      }
       ValueToValueMapTy VMap;
       Function *Loops = CloneFunction(Items, VMap);
       WorkItemLoops Transform(*Loops, Reach, TLI);

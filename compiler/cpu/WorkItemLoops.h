@@ -41,6 +41,14 @@ struct WorkItemLoopsOutcome {
   std::string Reason;
 };
 
+/// Records, in M (clang's output, before optimisation folds what the CPU image never writes),
+/// each CPU entry whose code uses a variable of the user's file with internal linkage that is
+/// not a constant (`static int g`, an anonymous namespace's, `const double s = atof(...)`): the
+/// CPU image has its own copy, which the program never writes, so formWorkItemLoops gives such
+/// an entry the fiber path, which runs the host's code on the program's variable.
+void recordHostOnlyVariables(llvm::Module &M);
+inline constexpr llvm::StringLiteral HostOnlyVariablesName = "offload.cpu.host_only_variables";
+
 /// Turns the work-item function of every CPU entry of M that has one into work-item loops (or
 /// gives the entry the fiber fallback); returns one outcome per such entry.
 std::vector<WorkItemLoopsOutcome> formWorkItemLoops(llvm::Module &M);

@@ -23,6 +23,8 @@
 #include <offload/detail/lambda_kernels.hpp>
 
 #include <functional>
+#include <memory>
+#include <span>
 #include <vector>
 
 namespace offload {
@@ -45,7 +47,43 @@ template <> struct maximum<void> {
   }
 };
 
+/// The indices of a 2-D and a 3-D parallel_for: x in [0, nx), y in [0, ny) (z in [0, nz)); x
+/// varies fastest among neighbouring work-items (as CUDA's threadIdx.x).
+struct range2d {
+  std::size_t nx = 0, ny = 0;
+};
+struct range3d {
+  std::size_t nx = 0, ny = 0, nz = 0;
+};
+
 namespace detail {
+
+/// A 2-D or 3-D lambda over nx x ny x nz: workgroups of 32 x 8 (x 1) or 32 x 4 x 2 work-items.
+template <unsigned long long Id, class... C, class... E, class F>
+void parallel_for_nd_on(int device, lambda_site<Id, captures<C...>, E...>, std::size_t nx,
+                        std::size_t ny, std::size_t nz, unsigned rank, const F &f,
+                        const std::source_location &where) {
+  using site = lambda_site<Id, captures<C...>, E...>;
+  static_assert(lambda_checks<site, F>::ok);
+  (void)sizeof(lambda_definition<site, F>);  // defines run_lambda for this site
+  if (lambda_rank<F> != rank)
+    detail::throw_error("offload::parallel_for at " + std::string(where.file_name()) + ":" +
+                        std::to_string(where.line()) + ": a range" + std::to_string(rank) +
+                        "d needs a lambda of " + std::to_string(rank) + " indices");
+  if (nx == 0 || ny == 0 || nz == 0)
+    return;
+  const dim3 threads = rank == 2 ? dim3(32, 8, 1) : dim3(32, 4, 2);
+  auto groups = [](std::size_t n, std::uint32_t t) { return (n + t - 1) / t; };
+  launch_config config{dim3(groups(nx, threads.x), groups(ny, threads.y), groups(nz, threads.z)),
+                       threads, 0, device, where};
+  std::apply(
+      [&](const std::remove_cv_t<C> &...captured) {
+        prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, std::size_t> job(
+            &lambda_kernel_nd<site, std::remove_cv_t<C>...>, config, captured..., nx, ny, nz);
+        launch(job.request());
+      },
+      captures_of<C...>(f));
+}
 
 template <unsigned long long Id, class... C, class... E, class F>
 void parallel_for_on(int device, lambda_site<Id, captures<C...>, E...>, const range_at &r,
@@ -79,11 +117,14 @@ T parallel_reduce_on(int device, lambda_site<Id, captures<C...>, E...>, const ra
   using R = std::remove_cvref_t<std::invoke_result_t<const F &, std::size_t>>;
   static_assert(!std::is_void_v<R>,
                 "offload::parallel_reduce: the lambda must return the value of its index");
-  static_assert(std::is_trivially_copyable_v<R> && std::is_default_constructible_v<R>,
-                "offload::parallel_reduce: the lambda's value must be trivially copyable and "
-                "default-constructible (a number, or a struct of numbers)");
-  static_assert(std::is_invocable_v<const Op &, const R &, const R &> &&
-                    std::is_invocable_v<const Op &, const T &, const R &>,
+  static_assert(std::is_trivially_copyable_v<R> && std::is_default_constructible_v<R> &&
+                    std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
+                "offload::parallel_reduce: the values and the result must be trivially "
+                "copyable and default-constructible (numbers, or structs of numbers)");
+  static_assert(std::is_convertible_v<R, T>,
+                "offload::parallel_reduce: the lambda's value must convert to the initial "
+                "value's type, in which the values are combined");
+  static_assert(std::is_invocable_v<const Op &, const T &, const T &>,
                 "offload::parallel_reduce: the operation must combine two values (std::plus<>, "
                 "offload::minimum<>, offload::maximum<>, or a struct with operator())");
   (void)sizeof(lambda_definition<site, F>);  // defines run_lambda for this site
@@ -93,24 +134,24 @@ T parallel_reduce_on(int device, lambda_site<Id, captures<C...>, E...>, const ra
   if (count == 0)
     return init;
   const std::size_t groups = std::min<std::size_t>((count + reduce_threads - 1) / reduce_threads, 1024);
-  buffer<R> partials(groups, device, r.where);  // (its messages name the call)
+  buffer<T> partials(groups, device, r.where);  // (its messages name the call)
   std::apply(
       [&](const std::remove_cv_t<C> &...captured) {
         launch_config config = r.config();
         config.device = device;
         config.workgroups = dim3(groups);
         config.threads = dim3(reduce_threads);
-        prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, Op, device_ptr<R>> job(
-            &reduce_kernel<site, R, Op, std::remove_cv_t<C>...>, config, captured...,
+        prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, Op, device_ptr<T>> job(
+            &reduce_kernel<site, T, R, Op, std::remove_cv_t<C>...>, config, captured...,
             r.items.begin, count, op, partials.data());
         launch(job.request());
       },
       captures_of<C...>(f));
-  std::vector<R> values(groups);
-  partials.copy_to(values, r.where);
+  const std::unique_ptr<T[]> values(new T[groups]);  // (not a vector: vector<bool> has no data)
+  partials.copy_to(std::span<T>(values.get(), groups), r.where);
   T total = init;
-  for (const R &v : values)
-    total = op(total, v);
+  for (std::size_t g = 0; g < groups; ++g)
+    total = static_cast<T>(op(total, values[g]));
   return total;
 }
 
@@ -130,6 +171,31 @@ void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...> site, in
   detail::parallel_for_on(device, site, items, f);
 }
 
+/// Runs `f(x, y)` for every x < items.nx, y < items.ny (f(x, y, z) for a range3d), on the
+/// default device or on `device`.
+template <unsigned long long Id, class... C, class... E, class F>
+void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...> site, const range2d &items,
+                  const F &f, std::source_location where = std::source_location::current()) {
+  detail::parallel_for_nd_on(default_device, site, items.nx, items.ny, 1, 2, f, where);
+}
+template <unsigned long long Id, class... C, class... E, class F>
+void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...> site, int device,
+                  const range2d &items, const F &f,
+                  std::source_location where = std::source_location::current()) {
+  detail::parallel_for_nd_on(device, site, items.nx, items.ny, 1, 2, f, where);
+}
+template <unsigned long long Id, class... C, class... E, class F>
+void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...> site, const range3d &items,
+                  const F &f, std::source_location where = std::source_location::current()) {
+  detail::parallel_for_nd_on(default_device, site, items.nx, items.ny, items.nz, 3, f, where);
+}
+template <unsigned long long Id, class... C, class... E, class F>
+void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...> site, int device,
+                  const range3d &items, const F &f,
+                  std::source_location where = std::source_location::current()) {
+  detail::parallel_for_nd_on(device, site, items.nx, items.ny, items.nz, 3, f, where);
+}
+
 /// `op` (default: the sum) folded over init and `f(i)` for every i of `items`, on the default
 /// device; the result has init's type. `op` must be associative and commutative (the values
 /// are combined in a tree, in no set order), as std::reduce's; a type the device can name
@@ -147,26 +213,51 @@ T parallel_reduce(detail::lambda_site<Id, detail::captures<C...>, E...> site, in
 }
 
 /// Without offload-cxx's rewrite (a host compiler alone): run on the host, in order.
-template <class F>
-  requires std::is_invocable_v<const F &, std::size_t>
-void parallel_for(const range &items, const F &f) {
+template <class F> void parallel_for(const range &items, const F &f) {
+  static_assert(std::is_invocable_v<const F &, std::size_t>,
+                "offload::parallel_for: the lambda must take one index (std::size_t, or auto) "
+                "and not be mutable (it runs as a kernel: nothing it changes in itself lasts)");
   for (std::size_t i = items.begin; i < items.end; ++i)
     f(i);
 }
+template <class F> void parallel_for(int, const range &items, const F &f) {
+  parallel_for(items, f);
+}
 template <class F>
-  requires std::is_invocable_v<const F &, std::size_t>
-void parallel_for(int, const range &items, const F &f) {
+  requires std::is_invocable_v<const F &, std::size_t, std::size_t>
+void parallel_for(const range2d &items, const F &f) {
+  for (std::size_t y = 0; y < items.ny; ++y)
+    for (std::size_t x = 0; x < items.nx; ++x)
+      f(x, y);
+}
+template <class F>
+  requires std::is_invocable_v<const F &, std::size_t, std::size_t, std::size_t>
+void parallel_for(const range3d &items, const F &f) {
+  for (std::size_t z = 0; z < items.nz; ++z)
+    for (std::size_t y = 0; y < items.ny; ++y)
+      for (std::size_t x = 0; x < items.nx; ++x)
+        f(x, y, z);
+}
+template <class F>
+  requires std::is_invocable_v<const F &, std::size_t, std::size_t>
+void parallel_for(int, const range2d &items, const F &f) {
+  parallel_for(items, f);
+}
+template <class F>
+  requires std::is_invocable_v<const F &, std::size_t, std::size_t, std::size_t>
+void parallel_for(int, const range3d &items, const F &f) {
   parallel_for(items, f);
 }
 template <class T, class F, class Op = std::plus<>>
-  requires std::is_invocable_v<const F &, std::size_t>
 T parallel_reduce(const range &items, T init, const F &f, Op op = {}) {
+  static_assert(std::is_invocable_v<const F &, std::size_t>,
+                "offload::parallel_reduce: the lambda must take one index (std::size_t, or auto) "
+                "and not be mutable");
   for (std::size_t i = items.begin; i < items.end; ++i)
     init = op(init, f(i));
   return init;
 }
 template <class T, class F, class Op = std::plus<>>
-  requires std::is_invocable_v<const F &, std::size_t>
 T parallel_reduce(int, const range &items, T init, const F &f, Op op = {}) {
   return parallel_reduce(items, init, f, op);
 }

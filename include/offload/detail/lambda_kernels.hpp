@@ -55,6 +55,27 @@ template <class... C> struct capture_layout {
       count == 0 ? 1 : (place(count) + align - 1) / align * align;
 };
 
+/// How many indices F takes: 1 (`(std::size_t i)`, or `auto`), 2 (x, y) or 3 (x, y, z); 0 if
+/// none of these.
+template <class F>
+inline constexpr unsigned lambda_rank =
+    std::is_invocable_v<const F &, std::size_t>                                    ? 1
+    : std::is_invocable_v<const F &, std::size_t, std::size_t>                     ? 2
+    : std::is_invocable_v<const F &, std::size_t, std::size_t, std::size_t>        ? 3
+                                                                                    : 0;
+
+/// f called with as many of the indices as it takes.
+template <class F>
+decltype(auto) call_with_indices(const F &f, std::size_t x, [[maybe_unused]] std::size_t y,
+                                 [[maybe_unused]] std::size_t z) {
+  if constexpr (lambda_rank<F> == 1)
+    return f(x);
+  else if constexpr (lambda_rank<F> == 2)
+    return f(x, y);
+  else
+    return f(x, y, z);
+}
+
 template <class Site> struct lambda_slot;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -65,7 +86,8 @@ template <class Site> struct lambda_slot;
 /// lambda_definition<Site, F> where parallel_for knows F.
 template <unsigned long long Id, class... C, class... E>
 struct lambda_slot<lambda_site<Id, captures<C...>, E...>> {
-  friend void run_lambda(lambda_slot, std::size_t index, void *result, const C &...captured);
+  friend void run_lambda(lambda_slot, std::size_t x, std::size_t y, std::size_t z, void *result,
+                         const C &...captured);
 };
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -75,20 +97,21 @@ template <class Site, class F> struct lambda_definition;
 template <unsigned long long Id, class... C, class... E, class F>
 struct lambda_definition<lambda_site<Id, captures<C...>, E...>, F> {
   using site = lambda_site<Id, captures<C...>, E...>;
-  friend void run_lambda(lambda_slot<site>, std::size_t index, void *result, const C &...captured) {
+  friend void run_lambda(lambda_slot<site>, std::size_t x, std::size_t y, std::size_t z,
+                         void *result, const C &...captured) {
     using layout = capture_layout<C...>;
     std::array<unsigned char, sizeof(F)> bytes{};
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (std::memcpy(bytes.data() + layout::template offset<I>, std::addressof(captured), sizeof(C)), ...);
     }(std::index_sequence_for<C...>{});
     const F f = std::bit_cast<F>(bytes);
-    using R = std::invoke_result_t<const F &, std::size_t>;
+    using R = decltype(call_with_indices(f, x, y, z));
     if constexpr (std::is_void_v<R>)
-      f(index);
+      call_with_indices(f, x, y, z);
     else if (result)
-      *static_cast<std::remove_cvref_t<R> *>(result) = f(index);
+      *static_cast<std::remove_cvref_t<R> *>(result) = call_with_indices(f, x, y, z);
     else
-      (void)f(index);
+      (void)call_with_indices(f, x, y, z);
   }
 };
 
@@ -98,30 +121,45 @@ OFFLOAD_KERNEL void lambda_kernel(C... captured, std::size_t first, std::size_t 
   const std::size_t i =
       std::size_t(offload::block_id_x()) * offload::block_dim_x() + offload::thread_id_x();
   if (i < count)
-    run_lambda(lambda_slot<Site>{}, first + i, nullptr, captured...);
+    run_lambda(lambda_slot<Site>{}, first + i, 0, 0, nullptr, captured...);
+}
+
+/// The kernel of a 2-D or 3-D parallel_for: a grid of workgroups over (nx, ny, nz), work-item
+/// (x, y, z) runs the lambda for those indices when inside.
+template <class Site, class... C>
+OFFLOAD_KERNEL void lambda_kernel_nd(C... captured, std::size_t nx, std::size_t ny, std::size_t nz) {
+  const std::size_t x = std::size_t(offload::block_id_x()) * offload::block_dim_x() + offload::thread_id_x();
+  const std::size_t y = std::size_t(offload::block_id_y()) * offload::block_dim_y() + offload::thread_id_y();
+  const std::size_t z = std::size_t(offload::block_id_z()) * offload::block_dim_z() + offload::thread_id_z();
+  if (x < nx && y < ny && z < nz)
+    run_lambda(lambda_slot<Site>{}, x, y, z, nullptr, captured...);
 }
 
 /// The kernel of parallel_reduce: workgroups of reduce_threads work-items, each folding with
-/// `op` the values of its indices (a grid-stride loop), then the workgroup's tree in shared
-/// memory; work-item 0 stores the workgroup's value in partials[workgroup] (the host folds them
-/// into the initial value). Every workgroup has at least one index (the host launches at most
-/// count / reduce_threads, rounded up); only the work-items that have one take part.
+/// `op`, in the result's type T (as the host loop `init = op(init, f(i))` does), the values of
+/// its indices (a grid-stride loop), then the workgroup's tree in shared memory; work-item 0
+/// stores the workgroup's value in partials[workgroup] (the host folds them into the initial
+/// value). Every workgroup has at least one index (the host launches at most count /
+/// reduce_threads, rounded up); only the work-items that have one take part. R: the lambda's
+/// value.
 inline constexpr std::uint32_t reduce_threads = 256;
-template <class Site, class R, class Op, class... C>
+template <class Site, class T, class R, class Op, class... C>
 OFFLOAD_KERNEL void reduce_kernel(C... captured, std::size_t first, std::size_t count, Op op,
-                                  offload::device_ptr<R> partials) {
-  auto &scratch = offload::shared<R[reduce_threads]>([] {});
+                                  offload::device_ptr<T> partials) {
+  auto &scratch = offload::shared<T[reduce_threads]>([] {});
   const std::uint32_t t = offload::thread_id_x();
   const std::size_t block_first = std::size_t(offload::block_id_x()) * reduce_threads;
   const std::size_t stride = std::size_t(offload::grid_dim_x()) * reduce_threads;
   std::size_t i = block_first + t;
-  R acc{};
+  T acc{};
   if (i < count) {
-    run_lambda(lambda_slot<Site>{}, first + i, &acc, captured...);
+    R v{};
+    run_lambda(lambda_slot<Site>{}, first + i, 0, 0, &v, captured...);
+    acc = static_cast<T>(v);
     for (i += stride; i < count; i += stride) {
-      R v{};
-      run_lambda(lambda_slot<Site>{}, first + i, &v, captured...);
-      acc = op(acc, v);
+      R w{};
+      run_lambda(lambda_slot<Site>{}, first + i, 0, 0, &w, captured...);
+      acc = static_cast<T>(op(acc, static_cast<T>(w)));
     }
   }
   scratch[t] = acc;
@@ -130,7 +168,7 @@ OFFLOAD_KERNEL void reduce_kernel(C... captured, std::size_t first, std::size_t 
   const std::uint32_t active = left >= reduce_threads ? reduce_threads : std::uint32_t(left);
   for (std::uint32_t half = reduce_threads / 2; half > 0; half >>= 1) {
     if (t < half && t + half < active)
-      scratch[t] = op(scratch[t], scratch[t + half]);
+      scratch[t] = static_cast<T>(op(scratch[t], scratch[t + half]));
     offload::barrier();
   }
   if (t == 0)
@@ -140,9 +178,9 @@ OFFLOAD_KERNEL void reduce_kernel(C... captured, std::size_t first, std::size_t 
 template <class Site, class F> struct lambda_checks;
 template <unsigned long long Id, class... C, class... E, class F>
 struct lambda_checks<lambda_site<Id, captures<C...>, E...>, F> {
-  static_assert(std::is_invocable_v<const F &, std::size_t>,
-                "offload::parallel_for: the lambda must take one index (std::size_t, or auto) "
-                "and not be mutable");
+  static_assert(lambda_rank<F> != 0,
+                "offload::parallel_for: the lambda must take its indices (one std::size_t, or "
+                "auto; two or three for a range2d or range3d) and not be mutable");
   static_assert(std::is_trivially_copyable_v<F>,
                 "offload::parallel_for: the lambda's captures must be trivially copyable (a "
                 "std::span of a container, not the container)");

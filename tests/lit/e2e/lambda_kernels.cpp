@@ -17,6 +17,7 @@
 #include <offload/offload.hpp>
 
 #include <cstdio>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -143,6 +144,31 @@ int main() {
   for (std::size_t i = 0; i < qv.size(); ++i)
     ok &= qv[i] == 2 * (1 + int(i));
   check(ok, "queue");
+
+  // The values are combined in the initial value's type, as the host loop does (they were
+  // summed in the lambda's int: 64 x 2^30 came back 0; adversarial pass).
+  check(offload::parallel_reduce(offload::range{64}, 0LL, [](std::size_t) { return 1 << 30; }) ==
+            (1LL << 36),
+        "combined in the initial value's type");
+  check(offload::parallel_reduce(offload::range{100}, false, [=](std::size_t i) { return rs[i] > 15.5; },
+                                 std::logical_or<>{}),
+        "bool values");
+
+  // 2-D and 3-D: x fastest; a static local and a global are not captured; a call in parentheses.
+  std::vector<int> plane(37 * 19), box(9 * 7 * 5);
+  std::span<int> ps(plane), bs(box);
+  static int offset_static = 1000;
+  offload::parallel_for(offload::range2d{37, 19}, [=](std::size_t x, std::size_t y) { ps[y * 37 + x] = int(x + 100 * y) + offset_static; });
+  (offload::parallel_for)(offload::range3d{9, 7, 5}, [=](std::size_t x, std::size_t y, std::size_t z) { bs[(z * 7 + y) * 9 + x] = int(x + 10 * y + 100 * z); });
+  ok = true;
+  for (std::size_t y = 0; y < 19; ++y)
+    for (std::size_t x = 0; x < 37; ++x)
+      ok &= plane[y * 37 + x] == int(x + 100 * y) + 1000;
+  for (std::size_t z = 0; z < 5; ++z)
+    for (std::size_t y = 0; y < 7; ++y)
+      for (std::size_t x = 0; x < 9; ++x)
+        ok &= box[(z * 7 + y) * 9 + x] == int(x + 10 * y + 100 * z);
+  check(ok, "2-D and 3-D ranges");
 
   // An empty range runs nothing.
   offload::parallel_for(offload::range{0}, [=](std::size_t i) { ys[i] = -1.0f; });
