@@ -128,9 +128,12 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
       for (unsigned W = 0; W < Words; ++W)
         U.Link.push_back(argv[I + W]);
     } else {
+      // A precompiled header (`-x c++-header`: CMake's target_precompile_headers) is g++'s own
+      // product too, with no kernel to build (adversarial pass: the .gch went through objcopy).
+      const bool Header = O.matches(options::OPT_x) && Value.ends_with("-header");
       const bool Output = O.matches(options::OPT_E) || O.matches(options::OPT_S) ||
                           O.matches(options::OPT_M) || O.matches(options::OPT_MM) ||
-                          O.matches(options::OPT_fsyntax_only);
+                          O.matches(options::OPT_fsyntax_only) || Header;
       if (Output && U.OtherOutput.empty())
         U.OtherOutput = A.str();
       // Compile only: warnings, the language, the preprocessor's and assembler's own flags,
