@@ -333,25 +333,14 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
     Outcome.Kernel = kernelName(Entry->getName());
     Outcome.Entry = Entry->getName().str();
     auto [It, New] = Done.try_emplace(Items);
-    if (New) {
-      if (const std::string Variable = recordedHostOnlyVariable(*Entry); !Variable.empty()) {
-        // The host's code, run by the fiber path, reads the program's own copy (issue 29: the
-        // CPU image read 1 where the program had stored 21, silently).
-        Outcome.Reason = "it uses '" + Variable +
-                         "', a variable of the file's own (internal linkage) that only the "
-                         "host's code shares with the program";
-        Outcome.Loops = false;
-        Outcomes.push_back(std::move(Outcome));
-        Entry->deleteBody();
-        Entry->setLinkage(GlobalValue::WeakODRLinkage);
-        BasicBlock *BB = BasicBlock::Create(M.getContext(), "fibers", Entry);
-        IRBuilder<> B(BB);
-        FunctionCallee RunFibers = M.getOrInsertFunction(
-            RunFibersName, Type::getVoidTy(M.getContext()), PointerType::getUnqual(M.getContext()));
-        B.CreateCall(RunFibers, {Entry->getArg(0)});
-        B.CreateRetVoid();
-        continue;
-      }
+    const std::string Variable = New ? recordedHostOnlyVariable(*Entry) : std::string();
+    if (!Variable.empty()) {
+      // The host's code, run by the fiber path, reads the program's own copy (issue 29: the
+      // CPU image read 1 where the program had stored 21, silently).
+      Outcome.Reason = "it uses '" + Variable +
+                       "', a variable of the file's own (internal linkage) that only the host's "
+                       "code shares with the program";
+    } else if (New) {
       ValueToValueMapTy VMap;
       Function *Loops = CloneFunction(Items, VMap);
       WorkItemLoops Transform(*Loops, Reach, TLI);
