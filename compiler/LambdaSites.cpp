@@ -327,6 +327,14 @@ private:
         }
         if (const FunctionTemplateDecl *FT = F->getDescribedFunctionTemplate())
           Lists.push_back(FT->getTemplateParameters());
+        // A member defined outside its class template (`template <class U> void A<U>::f()`):
+        // the lists written before it, with the names in scope at the lambda, and none of the
+        // class's own (its parameters may be named otherwise there).
+        if (unsigned Outer = F->getNumTemplateParameterLists()) {
+          for (unsigned I = Outer; I > 0; --I)
+            Lists.push_back(F->getTemplateParameterList(I - 1));
+          break;
+        }
       } else if (const auto *P = dyn_cast<ClassTemplatePartialSpecializationDecl>(DC)) {
         Lists.push_back(P->getTemplateParameters());
       } else if (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) {

@@ -48,6 +48,22 @@ template <class T> void scale_all(std::vector<T> &v, T by) {
   offload::parallel_for(offload::range{v.size()}, [=](std::size_t i) { s[i] *= by; });
 }
 
+// A member of a class template defined outside it, its parameter named otherwise (U for T),
+// and a member template defined so.
+template <class T> struct solver {
+  std::vector<T> data = std::vector<T>(10, T(1));
+  void step(T by);
+  template <int N> void scaled();
+};
+template <class U> void solver<U>::step(U by) {
+  std::span<U> s(data);
+  offload::parallel_for(offload::range{data.size()}, [=](std::size_t i) { s[i] += by; });
+}
+template <class V> template <int M> void solver<V>::scaled() {
+  std::span<V> s(data);
+  offload::parallel_for(offload::range{data.size()}, [=](std::size_t i) { s[i] *= V(M); });
+}
+
 struct grid {
   std::vector<int> cells = std::vector<int>(64, 1);
   void bump(int by) {
@@ -99,6 +115,14 @@ int main() {
   for (std::size_t i = 0; i < g.cells.size(); ++i)
     ok &= g.cells[i] == 5 + int(i);
   check(ok, "member function");
+
+  solver<double> sd;
+  solver<int> si;
+  sd.step(0.5);
+  si.step(2);
+  sd.scaled<3>();
+  si.scaled<4>();
+  check(sd.data[9] == 4.5 && si.data[9] == 12, "members of a class template defined outside it");
 
   // A device buffer's pointer, as it is; two lambdas on one line; a generic lambda.
   offload::buffer<int> buf(256);
