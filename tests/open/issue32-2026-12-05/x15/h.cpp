@@ -1,0 +1,2 @@
+#include <conf.h>
+int helper(int x) { return x * CONF; }
