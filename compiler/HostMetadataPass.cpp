@@ -167,10 +167,36 @@ public:
         continue;
       const uint64_t Id = Site->getTemplateArgs()[0].getAsIntegral().getZExtValue();
       const std::string At = File + ":" + std::to_string(lambdaSiteLine(Id));
+      // Told apart in the profile and messages: the second lambda of a line, and each
+      // instantiation of a template's lambda (its enclosing templates' arguments).
+      std::string Name = "lambda at " + At;
+      if (const unsigned Nth = unsigned(Id & 0xff))
+        Name += " (#" + std::to_string(Nth + 1) + " on the line)";
+      std::string Context;
+      for (unsigned I = 2; I < Site->getTemplateArgs().size(); ++I) {
+        const TemplateArgument &A = Site->getTemplateArgs()[I];
+        for (const TemplateArgument &E : A.getKind() == TemplateArgument::Pack ? A.pack_elements()
+                                                                               : ArrayRef(A)) {
+          std::string Text;
+          raw_string_ostream OS(Text);
+          const auto *Value = E.getKind() == TemplateArgument::Type
+                                  ? dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+                                        E.getAsType()->getAsCXXRecordDecl())
+                                  : nullptr;
+          if (Value && Value->getQualifiedNameAsString() == "std::integral_constant" &&
+              Value->getTemplateArgs().size() == 2)  // a value parameter (LambdaSites.h)
+            Value->getTemplateArgs()[1].print(Ctx.getPrintingPolicy(), OS, /*IncludeType=*/false);
+          else
+            E.print(Ctx.getPrintingPolicy(), OS, /*IncludeType=*/false);
+          Context += (Context.empty() ? "" : ", ") + Text;
+        }
+      }
+      if (!Context.empty())
+        Name += " <" + Context + ">";
       auto Call = LambdaCalls.find(Id);
       auto Params = LambdaParams.find(Id);
       recordKernel(K, Call != LambdaCalls.end() ? Call->second : K->getLocation(), /*Report=*/true,
-                   "lambda at " + At, At, Params != LambdaParams.end() ? &Params->second : nullptr);
+                   Name, At, Params != LambdaParams.end() ? &Params->second : nullptr);
     }
   }
 
