@@ -11,6 +11,10 @@
 #             threads (bench/cpu_device/corpus/run.sh), CPUDEV_ROUNDS (3)
 #     lambda  BabelStream written with parallel_for/parallel_reduce, with OFFLOAD_KERNEL
 #             functions, and CUDA's (nvcc), alternately, LAMBDA_ROUNDS (5), 2^25 doubles
+#     lambdaports  the corpus's lambda ports (vector-add, matrix-rotate, nbody) and their kernel
+#             ports, alternately, 3 rounds
+#     fuzzopen  the fuzzer's open H200 differences (tests/kernelfuzz/open/h200-*), built with
+#             ptxas -O3 and -O0, against the CPU device's output; their SASS (cuobjdump)
 # Logs and tables go to $OUT (else /tmp). Each part is bounded by PART_TIMEOUT seconds (280).
 #
 # stage: DIR gets bundle.tar.xz (the corpus ports, api_paths, the fuzzer's batches, the CPU
@@ -65,6 +69,30 @@ if [ "${1:-}" = stage ]; then
   "$oc" -O3 --offload-arch=sm_90,host "$root/bench/babelstream_lambda.cpp" -o "$work/babelstream_lambda"
   "$oc" -O3 --offload-arch=sm_90,host "$root/bench/babelstream.cpp" -o "$work/babelstream"
   extra+=("$work/babelstream_lambda" "$work/babelstream")
+  # The corpus's lambda ports (issue 33), beside their kernel ports in the corpus part.
+  for n in vector-add matrix-rotate nbody; do
+    "$oc" -O3 --offload-arch=sm_90,host "$root/tests/corpus/$n/port-lambda.cpp" -o "$work/$n-lambda"
+    extra+=("$work/$n-lambda")
+  done
+  # The fuzzer's open H200 differences (tests/kernelfuzz/open/h200-*): each program as the
+  # fuzzer builds it, and again with ptxas at -O0 (a difference between the two is ptxas's).
+  open=$root/tests/kernelfuzz/open/h200-2026-12-05
+  mkdir -p "$dir/fuzzopen" "$work/fuzzopen"
+  printf '#!/bin/sh\nfor a; do shift; [ "$a" = -O3 ] && a=-O0; set -- "$@" "$a"; done\nexec %s "$@"\n' \
+    "$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)" > "$work/fuzzopen/ptxas-O0"
+  chmod +x "$work/fuzzopen/ptxas-O0"
+  for src in "$open"/small-*.cpp "$open"/k*-variables.cpp; do
+    n=$(basename "$src" .cpp); seed=$(echo "$n" | grep -o '2[0-9][0-9][0-9][0-9]' | head -1)
+    opt=$(python3 -c "import sys; sys.path.insert(0, '$root/tests/kernelfuzz'); import kernelfuzz; print(kernelfuzz.opt_for($seed))")
+    "$oc" $opt --offload-arch=sm_90,host --cpu-image=on -w "$src" -o "$work/fuzzopen/$n"
+    OFFLOAD_CXX_PTXAS=$work/fuzzopen/ptxas-O0 "$oc" $opt --offload-arch=sm_90,host --cpu-image=on -w \
+      "$src" -o "$work/fuzzopen/$n-ptxO0"
+    (mkdir -p "$work/fuzzopen/temps-$n" && cd "$work/fuzzopen/temps-$n" &&
+      "$oc" $opt --offload-arch=sm_90,host --save-temps -w "$src" -o prog && cp prog.sm_90.cubin "$dir/fuzzopen/$n.cubin")
+    OFFLOAD_DEVICE=cpu "$work/fuzzopen/$n" > "$dir/fuzzopen/$n.cpu.txt" 2>&1 || true
+    extra+=("$work/fuzzopen/$n" "$work/fuzzopen/$n-ptxO0")
+    echo "$n" >> "$dir/fuzzopen/programs.txt"
+  done
   /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 "$root/bench/cuda/babelstream.cu" -o "$dir/lambda/babelstream-cuda"
   [ -d "$work/cpudev" ] || OFFLOAD_CXX=$oc bash "$root/bench/cpu_device/corpus/run.sh" stage "$work/cpudev"
   extra+=("$work/cpudev"/*.port)
@@ -130,7 +158,32 @@ for part in "$@"; do
       echo "--- round $r cuda"; timeout 60 "$dir/lambda/babelstream-cuda" 25 100 2>&1 | head -12
     done 2>&1 | tee "$log/lambda-babelstream.txt"
     ;;
-  *) echo "unknown part '$part' (fuzz, api, corpus, cpudev, lambda)" ;;
+  lambdaports)
+    b=/tmp/offload-cxx-lambda
+    [ -x "$b/bundle/run" ] || { rm -rf "$b" && mkdir -p "$b" && xz -dc "$dir/bundle.tar.xz" | tar -C "$b" -xf -; }
+    for r in 1 2 3; do
+      for n in "vector-add 33554432" "matrix-rotate 5000 5" "nbody 6000 10"; do
+        set -- $n
+        for p in "$1" "$1-lambda"; do
+          echo "--- round $r $p $(timeout 60 "$b/bundle/run" "$p" "${@:2}" 2>&1 | grep -E 'time_ms|PASS|FAIL|rror' | tr '\n' ' ')"
+        done
+      done
+    done 2>&1 | tee "$log/lambda-ports.txt"
+    ;;
+  fuzzopen)
+    b=/tmp/offload-cxx-fuzzopen
+    rm -rf "$b" && mkdir -p "$b" && xz -dc "$dir/bundle.tar.xz" | tar -C "$b" -xf -
+    mkdir -p "$log/fuzzopen"
+    while read -r n; do
+      for v in "$n" "$n-ptxO0"; do timeout 60 "$b/bundle/run" "$v" > "$log/fuzzopen/$v.h200.txt" 2>&1; done
+      if cmp -s "$log/fuzzopen/$n.h200.txt" "$dir/fuzzopen/$n.cpu.txt"; then a=same; else a=differs; fi
+      if cmp -s "$log/fuzzopen/$n-ptxO0.h200.txt" "$dir/fuzzopen/$n.cpu.txt"; then o=same; else o=differs; fi
+      echo "$n: ptxas -O3 $a, ptxas -O0 $o (against the CPU device)"
+      cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+      [ -x "$cuobjdump" ] && "$cuobjdump" --dump-sass "$dir/fuzzopen/$n.cubin" > "$log/fuzzopen/$n.sass" 2>&1
+    done < "$dir/fuzzopen/programs.txt"
+    ;;
+  *) echo "unknown part '$part' (fuzz, api, corpus, cpudev, lambda, lambdaports, fuzzopen)" ;;
   esac
   echo "=== $part took $((SECONDS - start)) s"
 done

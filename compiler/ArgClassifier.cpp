@@ -118,7 +118,7 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
       return {param_kind::unmappable, P};
     return {Element.isConstQualified() ? param_kind::span_to
                                        : param_kind::span_tofrom,
-            ""};
+            "", 2};
   }
   if (const auto *R = T->getAs<ReferenceType>()) {
     if (T->isRValueReferenceType())
@@ -146,8 +146,10 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
     return {param_kind::unmappable, "arrays decay to pointers; pass a pointer to the array, T (*)[N]"};
   if (std::string P = objectProblem(T, Ctx, Travel::CopiedOnce); !P.empty())
     return {param_kind::unmappable, P};
-  return {Ctx.getTypeSize(T) <= 64 ? param_kind::literal : param_kind::value_copy,
-          ""};
+  const std::uint64_t Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
+  if (Bytes <= offload::abi::max_literal_bytes)
+    return {param_kind::literal, "", offload::abi::slot_count(param_kind::literal, Bytes)};
+  return {param_kind::value_copy, ""};
 }
 
 } // namespace offload::compiler

@@ -18,6 +18,8 @@ struct ParamClass {
   offload::abi::param_kind Kind = offload::abi::param_kind::unmappable;
   /// For param_kind::unmappable: why, and what to pass instead (one sentence).
   std::string Reason;
+  /// Launch slots it takes (offload::abi::slot_count: a literal takes one per 8 bytes).
+  unsigned Slots = 1;
 };
 
 ParamClass classifyParam(clang::QualType Type, const clang::ASTContext &Ctx);

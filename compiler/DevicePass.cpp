@@ -53,15 +53,18 @@ std::string generateDeviceSource(const Manifest &M) {
     unsigned Slots = 0;
     std::vector<bool> Restrict;  // per slot: a read-only, unaliased pointer
     for (const ManifestParam &P : K.Params) {
-      Slots += offload::abi::slot_count(P.Kind);
+      Slots += P.Slots;
       Restrict.resize(Slots, false);
       if (P.Restrict)
-        Restrict[Slots - offload::abi::slot_count(P.Kind)] = true;
+        Restrict[Slots - P.Slots] = true;
     }
     // A read-only unaliased slot is a `const void *__restrict__` parameter of the entry (the same
-    // 8 bytes): the noalias, read-only kernel argument NVIDIA loads through ld.global.nc.
+    // 8 bytes), in the GPU's global address space: the noalias, read-only kernel argument NVIDIA
+    // loads through ld.global.nc, and which offload/abi.hpp's device_object keeps global.
     for (unsigned I = 0; I < Slots; ++I)
-      ES << (Restrict[I] ? ", const void *__restrict__ s" : ", offload::abi::slot_t s") << I;
+      ES << (Restrict[I] ? ", const OFFLOAD_IMPL_GLOBAL void *__restrict__ s"
+                         : ", offload::abi::slot_t s")
+         << I;
     ES << ") {";
     ES << " using kernel_t = decltype(" << K.Callee << ");";
     for (size_t I = 0; I < K.Params.size(); ++I)

@@ -374,7 +374,7 @@ private:
       MK.Params.push_back({ParamNames && Index < ParamNames->size() ? (*ParamNames)[Index]
                                                                      : P->getNameAsString(),
                            P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind,
-                           isReadOnlyUnaliased(P->getType(), Ctx)});
+                           isReadOnlyUnaliased(P->getType(), Ctx), C.Slots});
     }
     if (!pointerParamsOk(K, Name))
       Ok = false;

@@ -195,8 +195,12 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
     std::string ParamNames;
     for (const ManifestParam &P : K.Params) {  // one name per launch slot
       ParamNames += (ParamNames.empty() ? "" : ",") + P.Name;
-      if (offload::abi::slot_count(P.Kind) == 2)
+      if (P.Kind == offload::abi::param_kind::span_tofrom ||
+          P.Kind == offload::abi::param_kind::span_to)
         ParamNames += "," + P.Name + ".size()";
+      else
+        for (unsigned I = 1; I < P.Slots; ++I)  // a value's further bytes
+          ParamNames += "," + P.Name;
     }
     Records.push_back(ConstantStruct::get(  // in OFFLOAD_CXX_KERNEL_RECORD_FIELDS's order
         KernelRecord, {HostKernels[I], cString(*M, K.Name, ".offload_cxx.name"),

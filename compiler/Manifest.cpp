@@ -119,6 +119,8 @@ std::string toJSON(const Manifest &M) {
       json::Object Param{{"name", P.Name}, {"type", P.Type}, {"kind", offload::abi::param_kind_name(P.Kind)}};
       if (P.Restrict)  // written only when set
         Param["restrict"] = true;
+      if (P.Slots != 1)
+        Param["slots"] = P.Slots;
       Params.push_back(std::move(Param));
     }
     Kernels.push_back(json::Object{{"name", K.Name},
@@ -227,8 +229,15 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
         return Fail("kernel '" + K.Name + "': parameter " + Twine(K.Params.size()) +
                     " has the unknown kind \"" + *Kind +
                     "\" (offload/abi.hpp's param_kind_name spells the kinds)");
+      const std::int64_t Slots =
+          PO->getInteger("slots").value_or(offload::abi::slot_count(*ParamKind));
+      if (Slots < 1 || Slots > 1 + std::int64_t(offload::abi::max_literal_bytes / 8) ||
+          (*ParamKind != offload::abi::param_kind::literal &&
+           Slots != offload::abi::slot_count(*ParamKind)))
+        return Fail("kernel '" + K.Name + "': parameter " + Twine(K.Params.size()) +
+                    " has a slot count (" + Twine(Slots) + ") its kind cannot have");
       K.Params.push_back({Str(*PO, "name").value_or(""), *Type, *ParamKind,
-                          PO->getBoolean("restrict").value_or(false)});
+                          PO->getBoolean("restrict").value_or(false), unsigned(Slots)});
     }
     M.Kernels.push_back(std::move(K));
   }

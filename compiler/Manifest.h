@@ -24,6 +24,9 @@ struct ManifestParam {
   /// device entry declares its slot a `const void *__restrict__`, so that GPUs load through their
   /// read-only path.
   bool Restrict = false;
+  /// Launch slots it takes: offload::abi::slot_count of its kind, and for a literal its size
+  /// (written in manifests as "slots" where it is not 1).
+  unsigned Slots = 1;
 };
 
 /// One kernel instantiation that the host code launches.

@@ -9,15 +9,17 @@
 //   std::span<U> (U non-const / const)     device address, then length    to+from / to, the data
 //   offload::device_ptr<U>                 the device address, as is      none (already there)
 //   arithmetic, enum, or a class that is   the value's bytes, zero-padded literal (no mapping)
-//     trivially copy-constructible and
-//     destructible, of at most 8 bytes
-//   such a value of more than 8 bytes      device address of a copy       to (a copy of the value)
+//     trivially copy-constructible and     (over ceil(size / 8) slots)
+//     destructible, of at most 1 KiB
+//   such a value of more than 1 KiB        device address of a copy       to (a copy of the value)
 //
 // A value is only ever copied, never assigned, so std::pair, std::tuple and std::optional of
 // such types travel by value as a call would pass them. Pointed-to objects are copied both ways
 // and must be trivially copyable.
 //
-// A parameter takes one slot, except a span, which takes two (data, length).
+// A parameter takes one slot, except a span, which takes two (data, length), and a value of more
+// than 8 bytes, which takes one per 8 of its bytes: a struct passed by value travels in the
+// launch's parameters, as CUDA passes it (no copy to the device before each launch).
 //
 // The host packer (offload/launch.hpp), the device entries that offload-cxx generates
 // (offload/detail/device_entry.hpp) and the tool's manifest checks all read this table, so the
@@ -86,7 +88,7 @@ using slot_t = std::uint64_t;
 enum class param_kind : std::uint8_t {
   map_tofrom = 0,  ///< pointer/reference to a mutable object: copied in, run, copied back
   map_to = 1,      ///< pointer/reference to a const object: copied in only
-  literal = 2,     ///< small value: its bytes are the slot
+  literal = 2,     ///< value of at most max_literal_bytes: its bytes are the slots
   value_copy = 3,  ///< large value: a copy is mapped to the device, the slot is its address
   span_tofrom = 4, ///< span of mutable elements: data mapped to+from, then the length
   span_to = 5,     ///< span of const elements: data mapped to, then the length
@@ -123,6 +125,11 @@ inline constexpr bool passable_value_v =
     !std::is_member_pointer_v<U> && std::is_trivially_copy_constructible_v<U> &&
     std::is_trivially_destructible_v<U> && !std::is_void_v<U>;
 } // namespace detail
+
+/// The largest value that travels in the launch's own parameters (CUDA's kernel parameter space
+/// holds 4 KiB on every GPU it supports, 32 KiB on Volta and later); a larger one is copied to
+/// the device before the launch and passed by address.
+inline constexpr std::size_t max_literal_bytes = 1024;
 
 /// Classification of a kernel parameter type P. `kind` is param_kind::unmappable when P cannot
 /// travel; `object` is the pointee (for pointers/references) or P itself (for values).
@@ -177,37 +184,52 @@ struct param_traits<P, std::enable_if_t<!std::is_pointer_v<P> && !std::is_refere
                                         detail::passable_value_v<P>>> {
   using object = P;
   static constexpr param_kind kind =
-      sizeof(P) <= sizeof(slot_t) ? param_kind::literal : param_kind::value_copy;
+      sizeof(P) <= max_literal_bytes ? param_kind::literal : param_kind::value_copy;
 };
 
 template <class P> inline constexpr param_kind param_kind_v = param_traits<P>::kind;
 
-/// The number of launch slots a parameter of kind k takes.
-constexpr unsigned slot_count(param_kind k) {
+/// The number of launch slots a parameter of kind k takes; `bytes`: a literal's size.
+constexpr unsigned slot_count(param_kind k, std::size_t bytes = sizeof(slot_t)) {
+  if (k == param_kind::literal)
+    return bytes <= sizeof(slot_t) ? 1u : static_cast<unsigned>((bytes + sizeof(slot_t) - 1) / sizeof(slot_t));
   return k == param_kind::span_tofrom || k == param_kind::span_to ? 2 : 1;
 }
-template <class P> inline constexpr unsigned slot_count_v = slot_count(param_kind_v<P>);
+template <class P> constexpr unsigned slot_count_of() {
+  if constexpr (param_kind_v<P> == param_kind::literal)
+    return slot_count(param_kind::literal, sizeof(P));
+  else
+    return slot_count(param_kind_v<P>);
+}
+template <class P> inline constexpr unsigned slot_count_v = slot_count_of<P>();
 
-/// Packs a literal into a slot (host side).
+/// Packs a literal into its slots, zero-padded (host side).
+template <class P> inline void literal_to_slots(const P &value, slot_t *slots) {
+  constexpr unsigned n = slot_count_v<P>;
+  for (unsigned i = 0; i < n; ++i)
+    slots[i] = 0;
+  std::memcpy(slots, &value, sizeof(P));
+}
+/// Packs a literal of at most 8 bytes into its slot.
 template <class P> inline slot_t literal_to_slot(const P &value) {
-  static_assert(sizeof(P) <= sizeof(slot_t), "a literal fills at most one slot");
-  slot_t s = 0;
-  std::memcpy(&s, &value, sizeof(P));
+  static_assert(sizeof(P) <= sizeof(slot_t), "a value of more than 8 bytes takes several slots");
+  slot_t s;
+  literal_to_slots(value, &s);
   return s;
 }
 
 /// The object at the device address in slot `s`. On a GPU every address a launch passes is in
 /// global memory (mapped objects, buffers): the pointer is made from a global one, so that the
 /// compiler's address-space inference turns the kernel's generic accesses into global ones
-/// (`ld.global`/`st.global` on NVIDIA, as nvcc emits for a __global__ function's pointers).
+/// (`ld.global`/`st.global` on NVIDIA, as nvcc emits for a __global__ function's pointers), and
+/// so that the target's alias analysis knows them apart from shared memory while the optimiser
+/// runs: a value accumulated through a device pointer in a loop that reads shared memory stays in
+/// a register (LICM), as nvcc keeps it (rodinia-lavamd: 4 global loads and 4 stores per
+/// iteration otherwise; codegen/global-pointers.test). A `__restrict__` slot is a global pointer
+/// parameter of the entry (DevicePass.cpp), so the cast pair folds back to it and keeps its
+/// noalias (ld.global.nc for readonly_ptr, codegen/readonly.test).
 template <class T> inline T *device_object(slot_t s) {
-#if defined(__NVPTX__)
-  // Said as an assumption, not a cast through a global pointer: the pointer stays the entry's
-  // `__restrict__` parameter where it is one (ld.global.nc for readonly_ptr, codegen/readonly).
-  T *p = reinterpret_cast<T *>(static_cast<std::uintptr_t>(s));
-  __builtin_assume(__nvvm_isspacep_global((const void *)p));
-  return p;
-#elif defined(__AMDGPU__)
+#if defined(__NVPTX__) || defined(__AMDGPU__)
   using global_t = __attribute__((address_space(1))) T;
   return (T *)(global_t *)static_cast<std::uintptr_t>(s);
 #else

@@ -119,7 +119,12 @@ void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
     out[0] = {transfer::literal, nullptr, sizeof(void *),
               abi::address_slot(param.get())};
   } else if constexpr (kind == abi::param_kind::literal) {
-    out[0] = {transfer::literal, nullptr, sizeof(P), abi::literal_to_slot(param)};
+    // A value of more than 8 bytes: one literal slot per 8 of its bytes, each saying the whole
+    // value's size (so that none is taken for a buffer's address passed as a value).
+    abi::slot_t slots[abi::slot_count_v<P>];
+    abi::literal_to_slots(param, slots);
+    for (unsigned i = 0; i < abi::slot_count_v<P>; ++i)
+      out[i] = {transfer::literal, nullptr, sizeof(P), slots[i]};
   } else {
     out[0] = {transfer::to, std::addressof(param), sizeof(P), 0};  // a mapped copy of the value
   }

@@ -16,7 +16,9 @@ template <class P> P from_slot(offload::abi::slot_t s) { return offload::abi::fr
 using offload::abi::param_kind_v;
 
 struct small_pod { float a, b; };
-struct big_pod { double v[25]; };  // 200 bytes
+struct big_pod { double v[25]; };  // 200 bytes: in the launch's parameters
+struct huge_pod { double v[200]; };  // 1600 bytes: through a device copy
+struct nine_bytes { char c[9]; };
 struct with_pointer { int *p; };
 struct non_trivial { non_trivial(const non_trivial &) {} };
 enum class color : std::uint8_t { red, green };
@@ -33,7 +35,8 @@ static_assert(param_kind_v<double> == param_kind::literal);
 static_assert(param_kind_v<char> == param_kind::literal);
 static_assert(param_kind_v<color> == param_kind::literal);
 static_assert(param_kind_v<small_pod> == param_kind::literal);
-static_assert(param_kind_v<big_pod> == param_kind::value_copy);
+static_assert(param_kind_v<big_pod> == param_kind::literal);
+static_assert(param_kind_v<huge_pod> == param_kind::value_copy);
 static_assert(param_kind_v<int **> == param_kind::unmappable);
 static_assert(param_kind_v<void *> == param_kind::unmappable);
 static_assert(param_kind_v<non_trivial> == param_kind::unmappable);
@@ -47,13 +50,33 @@ static_assert(param_kind_v<std::span<int *>> == param_kind::unmappable);
 static_assert(param_kind_v<copied_once> == param_kind::literal);
 static_assert(param_kind_v<copied_once *> == param_kind::unmappable);
 static_assert(param_kind_v<std::pair<int, int>> == param_kind::literal);
-static_assert(param_kind_v<std::tuple<int, double>> == param_kind::value_copy);
+static_assert(param_kind_v<std::tuple<int, double>> == param_kind::literal);
 static_assert(param_kind_v<std::optional<int>> == param_kind::literal);
 static_assert(param_kind_v<int (&)[8]> == param_kind::map_tofrom);
 static_assert(param_kind_v<volatile int *> == param_kind::map_tofrom);
 static_assert(param_kind_v<offload::device_ptr<double>> == param_kind::device);
 static_assert(offload::abi::slot_count_v<std::span<float>> == 2);
 static_assert(offload::abi::slot_count_v<double> == 1);
+static_assert(offload::abi::slot_count_v<nine_bytes> == 2);
+static_assert(offload::abi::slot_count_v<big_pod> == 25);
+static_assert(offload::abi::slot_count_v<huge_pod> == 1);
+static_assert(offload::abi::slot_count(param_kind::literal, 1024) == 128);
+
+TEST(Abi, WideValuesComeBackFromTheirSlots) {
+  big_pod b;
+  for (int i = 0; i < 25; ++i)
+    b.v[i] = i * 0.5;
+  offload::abi::slot_t slots[25];
+  offload::abi::literal_to_slots(b, slots);
+  const big_pod back = offload::abi::from_slots<big_pod>(slots);
+  for (int i = 0; i < 25; ++i)
+    EXPECT_EQ(back.v[i], i * 0.5);
+  nine_bytes n{{1, 2, 3, 4, 5, 6, 7, 8, 9}};
+  offload::abi::slot_t two[2] = {~0ull, ~0ull};
+  offload::abi::literal_to_slots(n, two);
+  EXPECT_EQ(two[1], 9u);  // zero-padded
+  EXPECT_EQ(offload::abi::from_slots<nine_bytes>(two).c[8], 9);
+}
 
 TEST(Abi, SpansComeBackFromTwoSlots) {
   float data[5] = {};
@@ -93,10 +116,10 @@ TEST(Abi, PointersAndReferencesComeBackAsAddresses) {
 }
 
 TEST(Abi, LargeValuesAreReadThroughTheirCopy) {
-  big_pod b{};
-  b.v[24] = 9;
+  huge_pod b{};
+  b.v[199] = 9;
   auto slot = static_cast<offload::abi::slot_t>(reinterpret_cast<std::uintptr_t>(&b));
-  EXPECT_EQ(from_slot<big_pod>(slot).v[24], 9);
+  EXPECT_EQ(from_slot<huge_pod>(slot).v[199], 9);
 }
 
 TEST(Abi, ValuesThatAreOnlyCopiedRoundTrip) {

@@ -23,6 +23,7 @@ constexpr const char *Prelude = R"cpp(
   struct copied_once { int a; copied_once &operator=(const copied_once &) { return *this; } };
   struct small_pod { float a, b; };
   struct big_pod { double v[25]; };
+  struct huge_pod { double v[200]; };
   struct with_pointer { int *p; };
   struct nested { with_pointer w; };
   struct non_trivial { non_trivial(const non_trivial &) {} };
@@ -59,13 +60,14 @@ TEST(ArgClassifier, AgreesWithTheHeaderTable) {
       {"small_pod &", "tofrom"},     {"const small_pod &", "to"},
       {"double", "literal"},         {"char", "literal"},
       {"color", "literal"},          {"small_pod", "literal"},
-      {"big_pod", "value"},          {"int **", "unmappable"},
+      {"big_pod", "literal"},        {"huge_pod", "value"},
+      {"int **", "unmappable"},
       {"void *", "unmappable"},      {"non_trivial", "unmappable"},
       {"non_trivial *", "unmappable"}, {"int &&", "unmappable"},
       {"void (*)(int)", "unmappable"},
       // Values are only copied: a trivial copy constructor and destructor are enough.
       {"copied_once", "literal"},    {"copied_once *", "unmappable"},
-      {"std::pair<int, int>", "literal"}, {"std::tuple<int, double>", "value"},
+      {"std::pair<int, int>", "literal"}, {"std::tuple<int, double>", "literal"},
       {"std::optional<int>", "literal"},  {"std::pair<int, int> &", "unmappable"},
       {"int (&)[8]", "tofrom"},      {"volatile int *", "tofrom"},
   };

@@ -14,8 +14,10 @@
 
 #if defined(__NVPTX__) || defined(__AMDGPU__)
 #define OFFLOAD_IMPL_ENTRY [[clang::device_kernel]]
+#define OFFLOAD_IMPL_GLOBAL __attribute__((address_space(1)))
 #else
 #define OFFLOAD_IMPL_ENTRY
+#define OFFLOAD_IMPL_GLOBAL
 #endif
 
 namespace offload::detail {
