@@ -13,6 +13,7 @@
 #             functions, and CUDA's (nvcc), alternately, LAMBDA_ROUNDS (5), 2^25 doubles
 #     lambdaports  the corpus's lambda ports (vector-add, matrix-rotate, nbody) and their kernel
 #             ports, alternately, 3 rounds
+#     checks  end-to-end tests (tests/lit/e2e) built for sm_90,host, run on the GPU
 #     fuzzopen  the fuzzer's open H200 differences (tests/kernelfuzz/open/h200-*), built with
 #             ptxas -O3 and -O0, against the CPU device's output; their SASS (cuobjdump)
 # Logs and tables go to $OUT (else /tmp). Each part is bounded by PART_TIMEOUT seconds (280).
@@ -74,6 +75,12 @@ if [ "${1:-}" = stage ]; then
     "$oc" -O3 --offload-arch=sm_90,host "$root/tests/corpus/$n/port-lambda.cpp" -o "$work/$n-lambda"
     extra+=("$work/$n-lambda")
   done
+  # End-to-end tests that mean most on a GPU (part checks): each prints its verdict last.
+  mkdir -p "$work/checks" && : > "$dir/checks.txt"
+  for t in wide_values queue_events lambda_kernels struct_of_device_ptrs data_model; do
+    "$oc" -O2 --offload-arch=sm_90,host "$root/tests/lit/e2e/$t.cpp" -o "$work/checks/$t" && extra+=("$work/checks/$t") &&
+      echo "$t" >> "$dir/checks.txt"
+  done
   # The fuzzer's open H200 differences (tests/kernelfuzz/open/h200-*): each program as the
   # fuzzer builds it, and again with ptxas at -O0 (a difference between the two is ptxas's).
   open=$root/tests/kernelfuzz/open/h200-2026-12-05
@@ -81,6 +88,7 @@ if [ "${1:-}" = stage ]; then
   printf '#!/bin/sh\nfor a; do shift; [ "$a" = -O3 ] && a=-O0; set -- "$@" "$a"; done\nexec %s "$@"\n' \
     "$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)" > "$work/fuzzopen/ptxas-O0"
   chmod +x "$work/fuzzopen/ptxas-O0"
+  : > "$dir/fuzzopen/programs.txt"
   for src in "$open"/small-*.cpp "$open"/k*-variables.cpp; do
     n=$(basename "$src" .cpp); seed=$(echo "$n" | grep -o '2[0-9][0-9][0-9][0-9]' | head -1)
     opt=$(python3 -c "import sys; sys.path.insert(0, '$root/tests/kernelfuzz'); import kernelfuzz; print(kernelfuzz.opt_for($seed))")
@@ -108,7 +116,12 @@ if [ "${1:-}" = stage ]; then
     # built before (CORPUS_WORK=$work/corpus-work bench/corpus.sh build $work/corpus): bundled
     # again with the programs above
     cp "$work/corpus/originals.tar.xz" "$work/corpus/corpus.sh" "$dir/"
-    session_bundle "$work/corpus-work/bin/"* "${extra[@]}"
+    ports=()  # the corpus's ports, less the programs of this stage built again above
+    for p in "$work/corpus-work/bin/"*; do
+      again=; for e in "${extra[@]}"; do [ "$(basename "$e")" = "$(basename "$p")" ] && again=1; done
+      [ -n "$again" ] || ports+=("$p")
+    done
+    session_bundle "${ports[@]}" "${extra[@]}"
   else
     CORPUS_WORK=$work/corpus-work CORPUS_EXTRA="${extra[*]}" OFFLOAD_CXX=$oc \
       bash "$root/bench/corpus.sh" build "$dir"
@@ -170,6 +183,13 @@ for part in "$@"; do
       done
     done 2>&1 | tee "$log/lambda-ports.txt"
     ;;
+  checks)
+    b=/tmp/offload-cxx-checks
+    rm -rf "$b" && mkdir -p "$b" && xz -dc "$dir/bundle.tar.xz" | tar -C "$b" -xf -
+    while read -r t; do
+      echo "--- $t: $(timeout 60 "$b/bundle/run" "$t" > "$log/check-$t.txt" 2>&1; echo "exit $?, $(tail -1 "$log/check-$t.txt")")"
+    done < "$dir/checks.txt"
+    ;;
   fuzzopen)
     b=/tmp/offload-cxx-fuzzopen
     rm -rf "$b" && mkdir -p "$b" && xz -dc "$dir/bundle.tar.xz" | tar -C "$b" -xf -
@@ -183,7 +203,7 @@ for part in "$@"; do
       [ -x "$cuobjdump" ] && "$cuobjdump" --dump-sass "$dir/fuzzopen/$n.cubin" > "$log/fuzzopen/$n.sass" 2>&1
     done < "$dir/fuzzopen/programs.txt"
     ;;
-  *) echo "unknown part '$part' (fuzz, api, corpus, cpudev, lambda, lambdaports, fuzzopen)" ;;
+  *) echo "unknown part '$part' (fuzz, api, corpus, cpudev, lambda, lambdaports, checks, fuzzopen)" ;;
   esac
   echo "=== $part took $((SECONDS - start)) s"
 done

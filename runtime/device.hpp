@@ -79,6 +79,11 @@ public:
   /// reads the host clock at start and stop: the kernel's time where launch() runs it (the CPU
   /// device). GPUs record device events on the stream.
   virtual std::unique_ptr<launch_timer> start_timer();
+  /// A mark of this point of the stream that any thread may wait for: `read(true, ...)` returns
+  /// once everything enqueued before it has run, with the time the stream reached it (`end_us`),
+  /// as a CUDA event. GPUs record a device event; null where the stream cannot (the default), and
+  /// then a queue's event is reached through its worker thread.
+  virtual std::unique_ptr<launch_timer> mark() { return nullptr; }
 };
 
 /// One device: its memory, its copies, its streams.

@@ -34,20 +34,37 @@ struct event_state {
   mutable std::mutex lock;
   std::condition_variable done_signal;
   bool done = false;
-  /// When the queue reached the event, everything before it done (elapsed_ms).
-  std::chrono::steady_clock::time_point reached;
-  void complete() {
+  /// When the queue reached the event, everything before it done (elapsed_ms): µs of the
+  /// profile clock.
+  double reached_us = 0;
+  /// Recorded on an idle GPU queue: a mark on its stream (rt::stream::mark), which the waiting
+  /// thread waits for itself. Null once done, or where the queue's worker completes the event.
+  std::shared_ptr<rt::launch_timer> mark;
+  void complete(double at_us) {
     {
       std::lock_guard guard(lock);
+      if (done)
+        return;
       done = true;
-      reached = std::chrono::steady_clock::now();
+      reached_us = at_us;
+      mark.reset();
     }
     done_signal.notify_all();
+  }
+  void complete() { complete(rt::profile::now_us()); }
+  /// The stream's mark, if any and the event is not done yet.
+  std::shared_ptr<rt::launch_timer> pending_mark() const {
+    std::lock_guard guard(lock);
+    return done ? nullptr : mark;
   }
 };
 
 namespace {
 struct sync_marker {
+  std::shared_ptr<event_state> event;
+};
+/// An event recorded on a GPU queue's stream by the caller's thread (queue_record).
+struct stream_mark {
   std::shared_ptr<event_state> event;
 };
 using queue_op =
@@ -233,6 +250,19 @@ struct queue_state {
     event->complete();
   }
 
+  /// On the caller's thread (run_inline): the event becomes a mark on the stream, which its
+  /// waiter waits for; where the stream cannot mark, the stream is waited for here.
+  void run(stream_mark &m) {
+    if (stream && !failed())
+      if (std::unique_ptr<rt::launch_timer> mark = stream->mark()) {
+        std::lock_guard guard(m.event->lock);
+        m.event->mark = std::move(mark);
+        return;
+      }
+    sync_stream();
+    m.event->complete();
+  }
+
   void run(sync_marker &marker) {
     sync_stream();
     // End the mappings of every launch since the last wait, newest first: the last release of an
@@ -394,14 +424,25 @@ void queue_wait(queue_state &queue) {
 
 std::shared_ptr<event_state> queue_record(queue_state &queue) {
   auto event = std::make_shared<event_state>();
-  if (queue.drained())  // everything enqueued has run: reached now
+  if (queue.drained()) {  // everything enqueued has run: reached now
     event->complete();
-  else
-    queue.push(event);
+    return event;
+  }
+  // On an idle GPU queue, a mark on its stream recorded here, as cudaEventRecord, which the
+  // waiter then waits for itself: no hand-over to the worker and back (bench/RESULTS.md).
+  if (stream_mark m{event}; !queue.device.is_cpu() && queue.run_inline(m))
+    return event;
+  queue.push(event);
   return event;
 }
 
 void event_wait(event_state &event) {
+  if (std::shared_ptr<rt::launch_timer> mark = event.pending_mark()) {
+    double start_us = 0, end_us = 0;
+    // False: the stream failed; the queue's wait() reports it, the event is reached all the same.
+    event.complete(mark->read(/*wait=*/true, start_us, end_us) ? end_us : rt::profile::now_us());
+    return;
+  }
   std::unique_lock guard(event.lock);
   event.done_signal.wait(guard, [&] { return event.done; });
 }
@@ -411,12 +452,19 @@ double event_elapsed_ms(event_state &start, event_state &end) {
   event_wait(end);
   auto reached = [](event_state &e) {
     std::lock_guard guard(e.lock);
-    return e.reached;
+    return e.reached_us;
   };
-  return std::chrono::duration<double, std::milli>(reached(end) - reached(start)).count();
+  return (reached(end) - reached(start)) / 1000.0;
 }
 
 bool event_done(const event_state &event) {
+  if (std::shared_ptr<rt::launch_timer> mark = event.pending_mark()) {
+    double start_us = 0, end_us = 0;
+    if (!mark->read(/*wait=*/false, start_us, end_us))
+      return false;  // not yet (or the stream failed: reached when waited for)
+    const_cast<event_state &>(event).complete(end_us);
+    return true;
+  }
   std::lock_guard guard(event.lock);
   return event.done;
 }

@@ -39,6 +39,7 @@ public:
   bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) override;
   bool copy_within_in_order(void *device_dst, const void *device_src, std::uint64_t bytes) override;
   std::unique_ptr<launch_timer> start_timer() override;
+  std::unique_ptr<launch_timer> mark() override;
 
 private:
   cuda_gpu &gpu_;
@@ -225,6 +226,36 @@ private:
   bool recorded_ = false;
 };
 
+/// A queue's event (offload::event) on an idle GPU queue: one device event on the stream, which
+/// the waiting thread synchronises with, as cudaEventRecord and cudaEventSynchronize do, instead
+/// of two hand-overs to and from the queue's worker (bench/RESULTS.md, queue_launch_event_wait).
+class cuda_mark final : public launch_timer {
+public:
+  cuda_mark(cuda_gpu &gpu, void *event, void *reference, double reference_us)
+      : gpu_(gpu), event_(event), reference_(reference), reference_us_(reference_us) {}
+  ~cuda_mark() override { gpu_.give_event(event_); }
+  void stop() override {}
+  bool read(bool wait, double &start_us, double &end_us) override {
+    const cuda_driver &d = gpu_.driver();
+    gpu_.make_current();
+    const int status = wait ? d.event_synchronize(event_) : d.event_query(event_);
+    float from_reference = 0;
+    if (status == 600)  // CUDA_ERROR_NOT_READY
+      return false;
+    if (status != 0 || d.event_elapsed_time(&from_reference, reference_, event_) != 0) {
+      start_us = end_us = profile::now_us();  // the stream failed (its queue reports it): reached
+      return true;
+    }
+    start_us = end_us = reference_us_ + 1000.0 * static_cast<double>(from_reference);
+    return true;
+  }
+
+private:
+  cuda_gpu &gpu_;
+  void *event_, *reference_;
+  double reference_us_;
+};
+
 cuda_stream::~cuda_stream() {
   try {
     gpu_.make_current();
@@ -310,6 +341,20 @@ std::unique_ptr<launch_timer> cuda_stream::start_timer() {
     return stream::start_timer();
   }
   return std::make_unique<cuda_timer>(gpu_, stream_, start, end, reference, reference_us);
+}
+
+std::unique_ptr<launch_timer> cuda_stream::mark() {
+  void *reference = nullptr;
+  double reference_us = 0;
+  if (!gpu_.reference(reference, reference_us))
+    return nullptr;
+  void *event = gpu_.take_event();
+  gpu_.make_current();
+  if (!event || gpu_.driver().event_record(event, stream_) != 0) {
+    gpu_.give_event(event);
+    return nullptr;
+  }
+  return std::make_unique<cuda_mark>(gpu_, event, reference, reference_us);
 }
 
 void cuda_stream::sync() {
