@@ -75,9 +75,14 @@ void shape_range(detail::launch_request &request, const device &on, stream &s,
 void report_launch(const detail::launch_request &request, const kernel_info *kernel,
                    const device &on, const char *how) {
   const dim3 &g = request.workgroups, &t = request.threads;
-  info_line("launching kernel %s at %s on %s%s with %s workgroups of %s threads",
-            kernel_name(request, kernel).c_str(), short_location(request.where).c_str(),
-            on.name().c_str(), how, dims(g).c_str(), dims(t).c_str());
+  const std::string name = kernel_name(request, kernel), at = short_location(request.where);
+  // A lambda kernel is named by its place ("lambda at f.cpp:12"): said once where it is also
+  // where the launch is.
+  const bool named_by_place =
+      name == "lambda at " + at || name.starts_with("lambda at " + at + " ");
+  info_line("launching kernel %s%s%s on %s%s with %s workgroups of %s threads", name.c_str(),
+            named_by_place ? "" : " at ", named_by_place ? "" : at.c_str(), on.name().c_str(), how,
+            dims(g).c_str(), dims(t).c_str());
 }
 
 } // namespace offload::rt

@@ -12,7 +12,7 @@
 // RUN: g++ -std=c++20 -I%src_root/include %s -o %t.gxx -L%{build_root}/lib -loffload-cxx-rt -Wl,-rpath,%{build_root}/lib
 // RUN: %t.gxx | FileCheck %s
 // CHECK: lambda_kernels: all checks passed
-// INFO: launching kernel lambda at lambda_kernels.cpp:[[LINE:[0-9]+]] at lambda_kernels.cpp:[[LINE]] on
+// INFO: launching kernel lambda at lambda_kernels.cpp:{{[0-9]+}} on
 // INFO-NOT: lambda_kernel<
 #include <offload/offload.hpp>
 
