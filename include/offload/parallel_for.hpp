@@ -64,8 +64,7 @@ void parallel_for_nd_on(int device, lambda_site<Id, captures<C...>, E...>, std::
                         std::size_t ny, std::size_t nz, unsigned rank, const F &f,
                         const std::source_location &where) {
   using site = lambda_site<Id, captures<C...>, E...>;
-  static_assert(lambda_checks<site, F>::ok);
-  (void)sizeof(lambda_definition<site, F>);  // defines run_lambda for this site
+  using steps = lambda_launch<site, F>;
   if (lambda_rank<F> != rank)
     detail::throw_error("offload::parallel_for at " + std::string(where.file_name()) + ":" +
                         std::to_string(where.line()) + ": a range" + std::to_string(rank) +
@@ -76,36 +75,29 @@ void parallel_for_nd_on(int device, lambda_site<Id, captures<C...>, E...>, std::
   auto groups = [](std::size_t n, std::uint32_t t) { return (n + t - 1) / t; };
   launch_config config{dim3(groups(nx, threads.x), groups(ny, threads.y), groups(nz, threads.z)),
                        threads, 0, device, where};
-  std::apply(
-      [&](const std::remove_cv_t<C> &...captured) {
-        prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, std::size_t> job(
-            &lambda_kernel_nd<site, std::remove_cv_t<C>...>, config, captured..., nx, ny, nz);
-        launch(job.request());
-      },
-      captures_of<C...>(f));
+  steps::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
+    prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, std::size_t> job(
+        &lambda_kernel_nd<site, std::remove_cv_t<C>...>, config, captured..., nx, ny, nz);
+    launch(job.request());
+  });
 }
 
 template <unsigned long long Id, class... C, class... E, class F>
 void parallel_for_on(int device, lambda_site<Id, captures<C...>, E...>, const range_at &r,
                      const F &f) {
   using site = lambda_site<Id, captures<C...>, E...>;
-  static_assert(lambda_checks<site, F>::ok);
-  (void)sizeof(lambda_definition<site, F>);  // defines run_lambda for this site
-  if (r.items.end < r.items.begin)
-    detail::throw_error("offload::parallel_for: the range ends before it begins");
-  const std::size_t count = r.items.end - r.items.begin;
+  using steps = lambda_launch<site, F>;
+  const std::size_t count = steps::count(r.items, "offload::parallel_for");
   if (count == 0)  // an empty range runs nothing (a range launch needs a work-item)
     return;
-  std::apply(
-      [&](const std::remove_cv_t<C> &...captured) {
-        launch_config config = r.config();
-        config.device = device;
-        prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t> job(
-            &lambda_kernel<site, std::remove_cv_t<C>...>, config, captured..., r.items.begin, count);
-        job.over_range(range{count});
-        launch(job.request());
-      },
-      captures_of<C...>(f));
+  launch_config config = r.config();
+  config.device = device;
+  steps::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
+    prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t> job(
+        &lambda_kernel<site, std::remove_cv_t<C>...>, config, captured..., r.items.begin, count);
+    job.over_range(range{count});
+    launch(job.request());
+  });
 }
 
 
@@ -113,7 +105,7 @@ template <unsigned long long Id, class... C, class... E, class T, class F, class
 T parallel_reduce_on(int device, lambda_site<Id, captures<C...>, E...>, const range_at &r, T init,
                      const F &f, Op op) {
   using site = lambda_site<Id, captures<C...>, E...>;
-  static_assert(lambda_checks<site, F>::ok);
+  using steps = lambda_launch<site, F>;
   using R = std::remove_cvref_t<std::invoke_result_t<const F &, std::size_t>>;
   static_assert(!std::is_void_v<R>,
                 "offload::parallel_reduce: the lambda must return the value of its index");
@@ -127,26 +119,21 @@ T parallel_reduce_on(int device, lambda_site<Id, captures<C...>, E...>, const ra
   static_assert(std::is_invocable_v<const Op &, const T &, const T &>,
                 "offload::parallel_reduce: the operation must combine two values (std::plus<>, "
                 "offload::minimum<>, offload::maximum<>, or a struct with operator())");
-  (void)sizeof(lambda_definition<site, F>);  // defines run_lambda for this site
-  if (r.items.end < r.items.begin)
-    detail::throw_error("offload::parallel_reduce: the range ends before it begins");
-  const std::size_t count = r.items.end - r.items.begin;
+  const std::size_t count = steps::count(r.items, "offload::parallel_reduce");
   if (count == 0)
     return init;
   const std::size_t groups = std::min<std::size_t>((count + reduce_threads - 1) / reduce_threads, 1024);
   buffer<T> partials(groups, device, r.where);  // (its messages name the call)
-  std::apply(
-      [&](const std::remove_cv_t<C> &...captured) {
-        launch_config config = r.config();
-        config.device = device;
-        config.workgroups = dim3(groups);
-        config.threads = dim3(reduce_threads);
-        prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, Op, device_ptr<T>> job(
-            &reduce_kernel<site, T, R, Op, std::remove_cv_t<C>...>, config, captured...,
-            r.items.begin, count, op, partials.data());
-        launch(job.request());
-      },
-      captures_of<C...>(f));
+  launch_config config = r.config();
+  config.device = device;
+  config.workgroups = dim3(groups);
+  config.threads = dim3(reduce_threads);
+  steps::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
+    prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, Op, device_ptr<T>> job(
+        &reduce_kernel<site, T, R, Op, std::remove_cv_t<C>...>, config, captured...,
+        r.items.begin, count, op, partials.data());
+    launch(job.request());
+  });
   const std::unique_ptr<T[]> values(new T[groups]);  // (not a vector: vector<bool> has no data)
   partials.copy_to(std::span<T>(values.get(), groups), r.where);
   T total = init;

@@ -140,20 +140,15 @@ public:
   void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...>, detail::range_at items,
                     const F &f) {
     using site = detail::lambda_site<Id, detail::captures<C...>, E...>;
-    static_assert(detail::lambda_checks<site, F>::ok);
-    (void)sizeof(detail::lambda_definition<site, F>);  // defines run_lambda for this site
-    if (items.items.end < items.items.begin)
-      detail::throw_error("offload::queue::parallel_for: the range ends before it begins");
-    const std::size_t count = items.items.end - items.items.begin;
+    using steps = detail::lambda_launch<site, F>;
+    const std::size_t count = steps::count(items.items, "offload::queue::parallel_for");
     if (count == 0)
       return;
     const range over{count};
-    std::apply(
-        [&](const std::remove_cv_t<C> &...captured) {
-          enqueue_launch(&over, &detail::lambda_kernel<site, std::remove_cv_t<C>...>,
-                         items.config(), captured..., items.items.begin, count);
-        },
-        detail::captures_of<C...>(f));
+    steps::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
+      enqueue_launch(&over, &detail::lambda_kernel<site, std::remove_cv_t<C>...>, items.config(),
+                     captured..., items.items.begin, count);
+    });
   }
 
   /// Without offload-cxx's rewrite (a host compiler alone): runs on the host, in order, now.

@@ -190,6 +190,27 @@ struct lambda_checks<lambda_site<Id, captures<C...>, E...>, F> {
   static constexpr bool ok = true;
 };
 
+/// The steps every lambda launch takes first (parallel_for, parallel_reduce, a queue's
+/// parallel_for): the lambda's checks, and the definition of its site's run_lambda.
+template <class Site, class F> struct lambda_launch;
+template <unsigned long long Id, class... C, class... E, class F>
+struct lambda_launch<lambda_site<Id, captures<C...>, E...>, F> {
+  using site = lambda_site<Id, captures<C...>, E...>;
+  static_assert(lambda_checks<site, F>::ok);
+  static constexpr std::size_t defined = sizeof(lambda_definition<site, F>);  // run_lambda
+
+  /// The number of indices of `items`; `what` names the call in the error of a range that ends
+  /// before it begins.
+  static std::size_t count(const range &items, const char *what) {
+    if (items.end < items.begin)
+      throw_error(std::string(what) + ": the range ends before it begins");
+    return items.end - items.begin;
+  }
+
+  /// Calls `use(captured...)` with f's captures, as the kernel's parameters take them.
+  template <class Use> static void with_captures(const F &f, Use &&use);
+};
+
 /// The captures of f, read at their places in its closure.
 template <class... C, class F> std::tuple<C...> captures_of(const F &f) {
   using layout = capture_layout<C...>;
@@ -201,6 +222,14 @@ template <class... C, class F> std::tuple<C...> captures_of(const F &f) {
       return std::bit_cast<std::remove_cv_t<C>>(one);
     }()...};
   }(std::index_sequence_for<C...>{});
+}
+
+template <unsigned long long Id, class... C, class... E, class F>
+template <class Use>
+void lambda_launch<lambda_site<Id, captures<C...>, E...>, F>::with_captures(const F &f, Use &&use) {
+  static_assert(defined != 0);
+  std::apply([&](const std::remove_cv_t<C> &...captured) { use(captured...); },
+             captures_of<C...>(f));
 }
 
 } // namespace detail
