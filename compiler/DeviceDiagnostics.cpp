@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Regex.h"
 
 using namespace llvm;
@@ -97,6 +98,24 @@ std::string ptxasErrorsAtSource(StringRef PtxasStderr, StringRef PtxText, String
     }
     std::string Said1 = (Place.empty() ? "the device code" : Place) + ": " + M[2].str() +
                         ": ptxas (" + Arch.str() + "): " + M[3].str();
+    // A kernel's values by value travel in its parameters (offload/abi.hpp): too many of them
+    // for the GPU's parameter space is said in the kernel's terms.
+    static const Regex TooMuch("Entry function '__offload_entry(_[^']*)' uses too much parameter "
+                               "space \\((0x[0-9a-fA-F]+) bytes, (0x[0-9a-fA-F]+) max\\)");
+    SmallVector<StringRef, 4> T;
+    if (TooMuch.match(M[3], &T)) {
+      unsigned long long Bytes = 0, Max = 0;
+      T[2].drop_front(2).getAsInteger(16, Bytes);
+      T[3].drop_front(2).getAsInteger(16, Max);
+      std::string Kernel = llvm::demangle(T[1].str());
+      Kernel = Kernel.substr(0, Kernel.find('('));  // the name, not its parameters' types
+      Said1 = (Place.empty() ? "the device code" : Place) + ": error: kernel '" + Kernel +
+              "' takes " + std::to_string(Bytes) +
+              " bytes of parameters, more than the " + std::to_string(Max) + " that " +
+              Arch.str() +
+              " accepts (each value of up to 1 KiB passed by value travels in them): pass some "
+              "of the large structs by const pointer, or in an offload::buffer";
+    }
     if (Said.insert(Said1).second)
       Out += Said1 + "\n";
   }

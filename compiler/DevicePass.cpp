@@ -408,8 +408,7 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const Offlo
       errs() << ptxasErrorsAtSource(PtxasErrors, PtxText ? *PtxText : "", Name);
       consumeError(PtxText.takeError());
       return createStringError(inconvertibleErrorCode(),
-                               "ptxas refused the device code for %s (an asm statement in a "
-                               "kernel?): %s",
+                               "ptxas refused the device code for %s (above): %s",
                                Name.c_str(), toString(std::move(E)).c_str());
     }
     errs() << PtxasErrors;  // its warnings, if any
