@@ -14,6 +14,7 @@
 #include <offload/detail/data_api.hpp>
 #include <offload/detail/lambda_kernels.hpp>
 #include <offload/launch.hpp>
+#include <offload/parallel_for.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -151,6 +152,17 @@ public:
     });
   }
 
+  /// Waits for everything enqueued so far (throwing its first error, as wait()), then folds
+  /// `op` over init and `f(i)` for every i of `items` on the queue's device and returns the
+  /// result, as offload::parallel_reduce (offload/parallel_for.hpp) does: a value the host needs
+  /// now, as Kokkos's parallel_reduce into a scalar.
+  template <unsigned long long Id, class... C, class... E, class T, class F, class Op = std::plus<>>
+  T parallel_reduce(detail::lambda_site<Id, detail::captures<C...>, E...> site,
+                    detail::range_at items, T init, const F &f, Op op = {}) {
+    wait();
+    return detail::parallel_reduce_on(device(), site, items, init, f, op);
+  }
+
   /// Without offload-cxx's rewrite (a host compiler alone): runs on the host, in order, now.
   template <class F>
     requires std::is_invocable_v<const F &, std::size_t>
@@ -158,6 +170,12 @@ public:
     wait();
     for (std::size_t i = items.begin; i < items.end; ++i)
       f(i);
+  }
+  template <class T, class F, class Op = std::plus<>>
+    requires std::is_invocable_v<const F &, std::size_t>
+  T parallel_reduce(const range &items, T init, const F &f, Op op = {}) {
+    wait();
+    return offload::parallel_reduce(items, init, f, op);
   }
 
   /// An event that completes when everything enqueued so far has run.

@@ -168,6 +168,10 @@ int main() {
   for (std::size_t i = 0; i < qv.size(); ++i)
     ok &= qv[i] == 2 * (1 + int(i));
   check(ok, "queue");
+  // A queue's reduction waits for what the queue holds, then reduces on its device.
+  q.parallel_for(offload::range{qv.size()}, [=](std::size_t i) { qs[i] = 3; });
+  check(q.parallel_reduce(offload::range{qv.size()}, 0LL, [=](std::size_t i) { return qs[i]; }) ==
+            3000 && qv[999] == 3, "a queue's parallel_reduce");
 
   // The values are combined in the initial value's type, as the host loop does (they were
   // summed in the lambda's int: 64 x 2^30 came back 0; adversarial pass).
