@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <atomic>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace offload::rt {
 namespace {
@@ -88,9 +91,46 @@ bool near_stack_pointer([[maybe_unused]] const void *address, [[maybe_unused]] v
 #endif
 }
 
+/// A fault inside this handler itself: a kernel that wrote over its host thread's control block
+/// (past the end of an offload::shared array, which is thread_local on the CPU device: the
+/// adversarial pass's 300 work-items in an int[256]) makes reading the thread's variables fault
+/// again, and the handler recursed for ever (SA_NODEFER). The threads inside the handler are
+/// kept by their ids in a table that needs no thread-local variable; a thread found there again
+/// is said in one line, and the process ends.
+std::atomic<pid_t> handling[64];
+bool enter_handler(pid_t tid) {
+  for (std::atomic<pid_t> &slot : handling)
+    if (slot.load(std::memory_order_relaxed) == tid)
+      return false;
+  for (std::atomic<pid_t> &slot : handling) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, tid))
+      break;  // (a full table: not recorded, as before)
+  }
+  return true;
+}
+void leave_handler(pid_t tid) {
+  for (std::atomic<pid_t> &slot : handling) {
+    pid_t mine = tid;
+    slot.compare_exchange_strong(mine, 0);
+  }
+}
+[[noreturn]] void end_nested_fault() {
+  static const char message[] =
+      "offload-cxx: error: a kernel on the CPU device wrote over its host thread's own memory "
+      "(past the end of an offload::shared array?), and the fault that followed cannot be "
+      "reported: check the kernel's shared-memory indices against its workgroup size\n";
+  (void)!write(2, message, sizeof message - 1);
+  _exit(1);
+}
+
 void on_fault(int signal, siginfo_t *info, void *context) {
+  const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
+  if (!enter_handler(tid))  // before anything reads this thread's variables
+    end_nested_fault();
   landing *l = current_landing;
   if (!l || info->si_code <= 0) {  // not a kernel's, or sent by kill()/raise() (SI_USER etc.)
+    leave_handler(tid);
     forward(signal, info, context);
     return;
   }
@@ -102,6 +142,7 @@ void on_fault(int signal, siginfo_t *info, void *context) {
       ((running_stack_guard_low && a >= running_stack_guard_low && a < running_stack_guard_high) ||
        near_stack_pointer(info->si_addr, context));
   current_landing = nullptr;
+  leave_handler(tid);
   siglongjmp(l->jump, 1);
 }
 
@@ -135,6 +176,10 @@ const char *signal_name(int signal) {
 } // namespace
 
 std::string cpu_fault::describe(std::size_t fiber_stack_bytes) const {
+  if (wrote_thread_block)
+    return "it wrote past the end of its shared memory, over the host thread's own memory "
+           "(an offload::shared index beyond its array: check the indices against the "
+           "workgroup size)";
   char text[256];
   if (stack_overflow && fiber_stack_bytes) {
     std::snprintf(text, sizeof text,
@@ -161,6 +206,43 @@ std::string cpu_fault::describe(std::size_t fiber_stack_bytes) const {
   return text;
 }
 
+namespace {
+/// The words of the thread's control block that a kernel must leave as they were (glibc's
+/// tcbhead_t on x86-64: itself, the DTV, self, -, sysinfo, the stack and the pointer guards;
+/// not word 3, which other threads may write: multiple_threads and gscope_flag). A kernel that
+/// writes past an offload::shared array (thread_local on the CPU device, just below this
+/// block) overwrites them, and every later use of a thread-local variable faulted in the fault
+/// handler itself: the adversarial pass's program hung, or died by SIGSEGV outside the kernel.
+/// Kept before a workgroup runs, compared and put back after it, before anything reads a
+/// thread-local variable.
+struct thread_block {
+#if defined(__x86_64__) && defined(__GLIBC__)
+  static constexpr int kept[] = {0, 1, 2, 4, 5, 6};
+  std::uintptr_t *at = nullptr;
+  std::uintptr_t saved[7] = {};
+  thread_block() {
+    void *self;
+    asm volatile("mov %%fs:0, %0" : "=r"(self));
+    at = static_cast<std::uintptr_t *>(self);
+    for (int w : kept)
+      saved[w] = at[w];
+  }
+  /// True (and the words put back) when the kernel changed them.
+  bool put_back() noexcept {
+    bool changed = false;
+    for (int w : kept)
+      if (at[w] != saved[w]) {
+        at[w] = saved[w];
+        changed = true;
+      }
+    return changed;
+  }
+#else
+  bool put_back() noexcept { return false; }
+#endif
+};
+} // namespace
+
 bool run_catching_faults(void (*body)(void *), void *arg, cpu_fault &fault) {
   install_handlers();
   static thread_local alternate_stack stack;
@@ -170,13 +252,21 @@ bool run_catching_faults(void (*body)(void *), void *arg, cpu_fault &fault) {
     landing *outer = current_landing;
     ~restore() { current_landing = outer; }
   } restore_outer;
+  thread_block block;
   if (sigsetjmp(here.jump, 0) != 0) {
+    const bool wrote = block.put_back();  // first: the thread-local variables need it
     running_stack_guard_low = running_stack_guard_high = nullptr;
     fault = here.fault;
+    fault.wrote_thread_block = wrote;
     return false;
   }
   current_landing = &here;
   body(arg);
+  if (block.put_back()) {
+    fault = cpu_fault{};
+    fault.wrote_thread_block = true;
+    return false;
+  }
   return true;
 }
 

@@ -20,6 +20,9 @@ struct cpu_fault {
   int signal = 0;
   const void *address = nullptr;
   bool stack_overflow = false;
+  /// The kernel wrote over its host thread's control block (past the end of an offload::shared
+  /// array, which is thread_local on the CPU device); the block was put back.
+  bool wrote_thread_block = false;
   /// One phrase for the error, e.g. "invalid memory access at 0x10 (SIGSEGV)";
   /// `fiber_stack_bytes` is the work-items' stack size when they ran as fibers, else 0.
   std::string describe(std::size_t fiber_stack_bytes) const;

@@ -30,6 +30,9 @@
 
 namespace offload::detail {
 
+struct event_state;
+bool event_done_now(const event_state &event);
+
 struct event_state {
   mutable std::mutex lock;
   std::condition_variable done_signal;
@@ -40,6 +43,9 @@ struct event_state {
   /// Recorded on an idle GPU queue: a mark on its stream (rt::stream::mark), which the waiting
   /// thread waits for itself. Null once done, or where the queue's worker completes the event.
   std::shared_ptr<rt::launch_timer> mark;
+  /// The process that recorded it: a child of fork() cannot wait for it (its queue's worker and
+  /// stream stayed in the parent).
+  const pid_t owner = getpid();
   void complete(double at_us) {
     {
       std::lock_guard guard(lock);
@@ -436,7 +442,23 @@ std::shared_ptr<event_state> queue_record(queue_state &queue) {
   return event;
 }
 
+bool event_done_now(const event_state &event) {
+  std::lock_guard guard(event.lock);
+  return event.done;
+}
+
+namespace {
+/// An event not reached yet, asked about in a child of fork(): an error, not a wait for ever.
+void refuse_in_child(const event_state &event) {
+  if (getpid() != event.owner && !event_done_now(event))
+    rt::fail("an event of a queue", "waited for in a child process after fork(): its queue's "
+                                    "worker thread and launches stayed in the parent; wait for "
+                                    "it before fork(), or make a new queue in the child");
+}
+} // namespace
+
 void event_wait(event_state &event) {
+  refuse_in_child(event);
   if (std::shared_ptr<rt::launch_timer> mark = event.pending_mark()) {
     double start_us = 0, end_us = 0;
     // False: the stream failed; the queue's wait() reports it, the event is reached all the same.
@@ -458,6 +480,7 @@ double event_elapsed_ms(event_state &start, event_state &end) {
 }
 
 bool event_done(const event_state &event) {
+  refuse_in_child(event);
   if (std::shared_ptr<rt::launch_timer> mark = event.pending_mark()) {
     double start_us = 0, end_us = 0;
     if (!mark->read(/*wait=*/false, start_us, end_us))

@@ -182,8 +182,9 @@ struct lambda_checks<lambda_site<Id, captures<C...>, E...>, F> {
                 "offload::parallel_for: the lambda must take its indices (one std::size_t, or "
                 "auto; two or three for a range2d or range3d) and not be mutable");
   static_assert(std::is_trivially_copyable_v<F>,
-                "offload::parallel_for: the lambda's captures must be trivially copyable (a "
-                "std::span of a container, not the container)");
+                "offload::parallel_for: the lambda's captures must be trivially copyable: "
+                "numbers, structs of numbers, std::span, offload::device_ptr (a std::span of a "
+                "container, not the container; a std::pair's or std::tuple's members, not it)");
   static_assert(sizeof(F) == capture_layout<C...>::size && alignof(F) == capture_layout<C...>::align,
                 "offload::parallel_for: the lambda's closure is not laid out as offload-cxx "
                 "expects (please report it with the lambda)");

@@ -11,7 +11,10 @@
 #include <offload/offload.hpp>
 
 #include <cstdio>
+#include <string>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 OFFLOAD_KERNEL void spin_then_write(offload::device_ptr<unsigned> out, unsigned value, unsigned turns) {
@@ -64,6 +67,27 @@ int main() {
   out.copy_to(std::span<unsigned>(got));
   expect(got[n / 2] == 77u, "the long kernel's result after its event");
   q.wait();
+  // A child of fork() cannot wait for an event its parent's queue has not reached: an error, not
+  // a wait for ever (adversarial pass).
+  {
+    q.launch(spin_then_write, {.workgroups = {n / 256}, .threads = {256}}, out.data(), 9u, 400000u);
+    offload::event pending = q.record();
+    std::fflush(stdout);
+    const pid_t child = fork();
+    if (child == 0) {
+      bool refused = false;
+      try {
+        pending.wait();
+      } catch (const offload::error &e) {
+        refused = std::string(e.what()).find("child process after fork()") != std::string::npos;
+      }
+      _exit(refused || pending.done() ? 0 : 3);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a child's wait for a pending event is refused");
+    pending.wait();
+  }
   // An event not waited for, then the queue destroyed: its wait still returns.
   offload::event orphan;
   {
