@@ -209,7 +209,10 @@ std::string cpu_fault::describe(std::size_t fiber_stack_bytes) const {
 namespace {
 /// The words of the thread's control block that a kernel must leave as they were (glibc's
 /// tcbhead_t on x86-64: itself, the DTV, self, -, sysinfo, the stack and the pointer guards;
-/// not word 3, which other threads may write: multiple_threads and gscope_flag). A kernel that
+/// not word 3, which other threads may write: multiple_threads and gscope_flag). The DTV (word
+/// 1) may move while a kernel runs (glibc grows it at a first use of a later-loaded module's
+/// thread-locals), so it is put back only along with a word that never changes: an overflow
+/// from below reaches word 0 first. A kernel that
 /// writes past an offload::shared array (thread_local on the CPU device, just below this
 /// block) overwrites them, and every later use of a thread-local variable faulted in the fault
 /// handler itself: the adversarial pass's program hung, or died by SIGSEGV outside the kernel.
@@ -231,10 +234,10 @@ struct thread_block {
   bool put_back() noexcept {
     bool changed = false;
     for (int w : kept)
-      if (at[w] != saved[w]) {
+      changed |= w != 1 && at[w] != saved[w];
+    if (changed)
+      for (int w : kept)
         at[w] = saved[w];
-        changed = true;
-      }
     return changed;
   }
 #else

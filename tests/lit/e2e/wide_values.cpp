@@ -7,7 +7,8 @@
 // RUN: %offload-cxx -O2 %s -o %t
 // RUN: %t | FileCheck %s
 // RUN: env OFFLOAD_DEVICE=cpu %t | FileCheck %s
-// RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_IMAGE=off %t | FileCheck %s
+// RUN: %offload-cxx -O2 --cpu-image=off %s -o %t.fibers
+// RUN: env OFFLOAD_DEVICE=cpu %t.fibers | FileCheck %s
 // CHECK: wide_values: all checks passed
 #include <offload/offload.hpp>
 
@@ -25,17 +26,22 @@ struct with_buffer { offload::device_ptr<double> out; double scale[3]; int n; };
 static_assert(offload::abi::param_kind_v<largest> == offload::abi::param_kind::literal);
 static_assert(offload::abi::param_kind_v<beyond> == offload::abi::param_kind::value_copy);
 
-OFFLOAD_KERNEL void sum_values(nine a, far_field f, int pad, aligned96 b, largest l, beyond x,
-                               offload::device_ptr<double> out) {
-  const unsigned i = offload::global_id_x();
+// What work-item i computes from the values, on the device and (for the check) on the host.
+inline double sum_of(const nine &a, const far_field &f, int pad, const aligned96 &b,
+                     const largest &l, const beyond &x, unsigned i) {
   double s = pad;
   for (unsigned char c : a.c) s += c;
   for (float v : f.variable) s += v;
   for (auto &row : f.momentum)
     for (float v : row) s += v;
   for (double v : b.v) s += v;
-  s += double(l.v[i % 128]) + double(x.v[128 - i % 129]);
-  out[i] = s;
+  return s + double(l.v[i % 128]) + double(x.v[128 - i % 129]);
+}
+
+OFFLOAD_KERNEL void sum_values(nine a, far_field f, int pad, aligned96 b, largest l, beyond x,
+                               offload::device_ptr<double> out) {
+  const unsigned i = offload::global_id_x();
+  out[i] = sum_of(a, f, pad, b, l, x, i);
 }
 
 OFFLOAD_KERNEL void with_barrier(far_field f, with_buffer w) {
@@ -44,17 +50,6 @@ OFFLOAD_KERNEL void with_barrier(far_field f, with_buffer w) {
   tile[t] = f.variable[t % 5] * w.scale[t % 3];
   offload::barrier();
   w.out[offload::global_id_x()] = tile[(t + 1) % 64] + w.n;
-}
-
-static double expected_sum(const nine &a, const far_field &f, int pad, const aligned96 &b,
-                           const largest &l, const beyond &x, unsigned i) {
-  double s = pad;
-  for (unsigned char c : a.c) s += c;
-  for (float v : f.variable) s += v;
-  for (auto &row : f.momentum)
-    for (float v : row) s += v;
-  for (double v : b.v) s += v;
-  return s + double(l.v[i % 128]) + double(x.v[128 - i % 129]);
 }
 
 int main() {
@@ -77,8 +72,8 @@ int main() {
   auto check = [&](const char *how) {
     out.copy_to(std::span<double>(got));
     for (unsigned i = 0; i < n; ++i)
-      if (got[i] != expected_sum(a, f, 3, b, l, x, i)) {
-        std::printf("%s: out[%u] = %g, expected %g\n", how, i, got[i], expected_sum(a, f, 3, b, l, x, i));
+      if (got[i] != sum_of(a, f, 3, b, l, x, i)) {
+        std::printf("%s: out[%u] = %g, expected %g\n", how, i, got[i], sum_of(a, f, 3, b, l, x, i));
         ++failures;
         return;
       }
