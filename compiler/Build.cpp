@@ -176,19 +176,8 @@ Expected<Manifest> deferredExports(const std::string &Source, ArrayRef<std::stri
   // The project's headers it read (g++'s dependency file of this compile), not the system's
   // nor offload's: the link checks them as it checks the source.
   if (auto Deps = MemoryBuffer::getFile(hostDepFile(S.TempDir, HostObject))) {
-    for (const std::string &D : readDepFileText((*Deps)->getBuffer())) {
-      SmallString<256> Abs(D);
-      sys::fs::make_absolute(Abs);
-      sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-      const StringRef P = Abs;
-      if (P == M.Source || P.starts_with("/usr/") || P.starts_with(S.L.IncludeDir + "/") ||
-          llvm::any_of(M.Headers, [&](const auto &H) { return H.first == P; }))
-        continue;
-      if (Expected<std::string> Hash = sourceHash(P))
-        M.Headers.push_back({P.str(), *Hash});
-      else
-        consumeError(Hash.takeError());
-    }
+    for (const std::string &D : readDepFileText((*Deps)->getBuffer()))
+      recordProjectHeader(M, D, S.L.IncludeDir);
   }
   return M;
 }

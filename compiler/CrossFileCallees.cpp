@@ -1,6 +1,8 @@
 // compiler/CrossFileCallees.cpp — see CrossFileCallees.h.
 #include "CrossFileCallees.h"
 
+#include "DepFile.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Demangle/Demangle.h"
@@ -8,9 +10,11 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -28,9 +32,17 @@ Expected<std::unique_ptr<Module>> readModule(const std::string &Path, LLVMContex
   return M;
 }
 
-/// The functions the bitcode files define, and those they call without defining.
+/// The functions the bitcode files define, and those they call without defining. A function
+/// only defined weak (`__attribute__((weak))` in the kernel's file) is wanted too: a strong
+/// definition in another file takes its place, as at the host link.
 struct Symbols {
-  std::set<std::string> Defined, Called;
+  std::set<std::string> Defined, Called, Weak;
+
+  /// Whether Symbol needs a definition from another file: called and not defined, or defined
+  /// only weak.
+  bool wanted(const std::string &Symbol) const {
+    return (Called.count(Symbol) && !Defined.count(Symbol)) || Weak.count(Symbol);
+  }
 
   Error scan(const std::string &Path) {
     LLVMContext Ctx;
@@ -38,9 +50,12 @@ struct Symbols {
     if (!M)
       return M.takeError();
     for (const Function &F : **M) {
-      if (!F.isDeclaration())
+      if (F.hasWeakAnyLinkage() && !Defined.count(F.getName().str()))
+        Weak.insert(F.getName().str());
+      else if (!F.isDeclaration()) {
         Defined.insert(F.getName().str());
-      else if (!F.isIntrinsic() && !F.use_empty())
+        Weak.erase(F.getName().str());
+      } else if (!F.isIntrinsic() && !F.use_empty())
         Called.insert(F.getName().str());
     }
     return Error::success();
@@ -56,7 +71,7 @@ std::string calleesSource(const Manifest &M, ArrayRef<const ManifestExport *> Wa
      << "\n// that kernels of other files call.\n"
      << includeDirective(M.Source) << "\n#pragma omp begin declare target\n";
   for (size_t I = 0; I < Wanted.size(); ++I)
-    OS << "__attribute__((used)) static auto *const __offload_callee" << I << " = "
+    OS << "__attribute__((used)) static const auto __offload_callee" << I << " = "
        << Wanted[I]->Callee << ";\n";
   OS << "#pragma omp end declare target\n";
   return S;
@@ -79,6 +94,28 @@ Error keepOnlyWantedStrong(const std::string &Path, const std::set<std::string> 
   return writeBitcode(**M, Path);
 }
 
+/// A project header (Manifest.h's recordProjectHeader) that DepFile lists and M did not record
+/// when its file was compiled; empty if none. Generated is the compile's own source.
+std::string headerNotReadBefore(const Manifest &M, const std::string &DepFile,
+                                const std::string &Generated, const Toolchain &Tools) {
+  auto Text = MemoryBuffer::getFile(DepFile);
+  if (!Text)
+    return "";
+  SmallString<256> GeneratedPath(Generated);
+  sys::fs::make_absolute(GeneratedPath);
+  sys::path::remove_dots(GeneratedPath, /*remove_dot_dot=*/true);
+  Manifest Now;
+  Now.Source = M.Source;
+  Now.Headers = M.Headers;
+  Now.Headers.push_back({std::string(GeneratedPath), ""});
+  for (const std::string &D : readDepFileText((*Text)->getBuffer())) {
+    recordProjectHeader(Now, D, Tools.OffloadIncludeDir);
+    if (Now.Headers.size() > M.Headers.size() + 1)
+      return Now.Headers.back().first;
+  }
+  return "";
+}
+
 } // namespace
 
 Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
@@ -97,22 +134,27 @@ Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
     for (size_t I = 0; I < Files.size(); ++I) {
       Manifest &M = Files[I].Kernels;
       if (M.ExportsDeferred && llvm::any_of(M.Exports, [&](const ManifestExport &E) {
-            return Seen.Called.count(E.Symbol) && !Seen.Defined.count(E.Symbol);
+            return Seen.wanted(E.Symbol) && !(E.Weak && Seen.Weak.count(E.Symbol));
           }))
         if (Error E = ResolveDeferred(M))
           return E;
     }
-    for (const std::string &Symbol : Seen.Called) {
-      if (Seen.Defined.count(Symbol) || Compiled.count(Symbol))
+    std::set<std::string> Wanted = Seen.Weak;
+    for (const std::string &Symbol : Seen.Called)
+      if (!Seen.Defined.count(Symbol))
+        Wanted.insert(Symbol);
+    for (const std::string &Symbol : Wanted) {
+      if (Compiled.count(Symbol))
         continue;
-      bool Found = false;
-      for (size_t I = 0; I < Files.size() && !Found; ++I)
+      // A strong definition before a weak one (a weak one only for a symbol nothing defines).
+      std::optional<std::pair<size_t, const ManifestExport *>> Found;
+      for (size_t I = 0; I < Files.size(); ++I)
         for (const ManifestExport &E : Files[I].Kernels.Exports)
-          if (E.Symbol == Symbol && !Files[I].Kernels.ExportsDeferred) {
-            ByFile[I].push_back(&E);
-            Found = true;
-            break;
-          }
+          if (E.Symbol == Symbol && !Files[I].Kernels.ExportsDeferred &&
+              (!Found || (Found->second->Weak && !E.Weak)))
+            Found = {I, &E};
+      if (Found && !(Found->second->Weak && Seen.Weak.count(Symbol)))
+        ByFile[Found->first].push_back(Found->second);
     }
     if (ByFile.empty())
       return Error::success();
@@ -148,12 +190,26 @@ Error addCalleesFromOtherFiles(std::vector<std::string> &Bitcodes,
       Compiled.insert(Names.begin(), Names.end());
       const std::string Stem =
           O.TempStem + ".callees" + std::to_string(Round) + "." + std::to_string(Index);
+      // A file's manifest records the project headers it read: its compile here lists what it
+      // reads now (-MMD), so that a header found first on the include path since (a new
+      // inc1/conf.h before inc2/conf.h) is refused as an edited one is.
+      DevicePassOptions Options = O;
+      if (Options.DepFlag.empty())
+        Options.DepFlag = "-MMD";
       Expected<std::string> Bitcode =
-          compileDeviceSource(M, calleesSource(M, Wanted), Stem, Arch, Tools, O);
+          compileDeviceSource(M, calleesSource(M, Wanted), Stem, Arch, Tools, Options);
       if (!Bitcode)
         return Bitcode.takeError();
       if (O.Commands.DryRun)
         continue;
+      if (!M.SourceHash.empty())
+        if (const std::string New = headerNotReadBefore(M, *Bitcode + ".d", O.TempDir + "/" + Stem + ".device.cpp", Tools); !New.empty())
+          return createStringError(
+              inconvertibleErrorCode(),
+              "kernels call '%s', which '%s' defines, and that file now includes '%s', which it "
+              "did not include when it was compiled (a header found first on the include path "
+              "since): compile it again (its device code is made from the files as they are now)",
+              demangle(Wanted.front()->Symbol).c_str(), M.Source.c_str(), New.c_str());
       if (Error E = keepOnlyWantedStrong(*Bitcode, Names))
         return E;
       if (Error E = Seen.scan(*Bitcode))

@@ -107,10 +107,11 @@ cl::opt<bool> Verbose("v", cl::desc("Print each pass and command with its time, 
 cl::opt<bool> DryRun("dry-run", cl::desc("Print the commands, run none (also -###)"),
                      cl::cat(Category));
 cl::alias DryRunHash("###", cl::aliasopt(DryRun), cl::desc("Alias for --dry-run"));
-cl::opt<bool> SaveTemps("save-temps",
-                        cl::desc("Keep the manifest, generated device source, PTX and images "
-                                 "beside the output"),
-                        cl::cat(Category));
+cl::opt<std::string> SaveTempsWhere(
+    "save-temps", cl::ValueOptional, cl::value_desc("obj|cwd"),
+    cl::desc("Keep the manifest, generated device source, PTX and images beside the output "
+             "(=cwd: in the current folder), and g++'s own temporaries as g++ keeps them"),
+    cl::cat(Category));
 
 /// What a failed build removes before it exits: its private temporary folder, and the output it
 /// was asked for (so that no earlier build's program passes for this one's, as after a failed
@@ -392,6 +393,7 @@ int main(int argc, char **argv) {
   if (PrintOffloadArchs)
     return runPrintOffloadArchs(L);
   CommandOptions Cmd{Verbose, DryRun};
+  const bool SaveTemps = SaveTempsWhere.getNumOccurrences() > 0;
   // Flags of every compile (host metadata, device, host): -I, -D, -U, -std=, -isystem, ...
   std::vector<std::string> Flags = compileArgs();
   Flags.insert(Flags.end(), User.Preprocessor.begin(), User.Preprocessor.end());
@@ -616,10 +618,13 @@ int main(int argc, char **argv) {
   // Temporaries: beside the output under --save-temps, else in a private folder (and there
   // for a command compiled as written: its -save-temps is g++'s).
   const bool KeepTemps = SaveTemps && !AsWrittenFirst && !ProgramAsWritten;
+  if (!SaveTempsWhere.empty() && SaveTempsWhere != "obj" && SaveTempsWhere != "cwd")
+    fail("-save-temps=" + SaveTempsWhere + ": expected -save-temps, -save-temps=obj or -save-temps=cwd");
   SmallString<256> TempDir;
   std::string Stem = Output.empty() ? "offload" : tempStem(Output);
   if (KeepTemps) {
-    TempDir = sys::path::parent_path(Output);
+    if (SaveTempsWhere != "cwd")
+      TempDir = sys::path::parent_path(Output);
     if (TempDir.empty())
       TempDir = ".";
   } else {
@@ -793,8 +798,8 @@ int main(int argc, char **argv) {
     if (!Opt.empty())
       O.CompileArgs.push_back(Opt);
     O.CompileArgs.insert(O.CompileArgs.end(), User.Debug.begin(), User.Debug.end());
-    if (SaveTemps)  // g++'s temporaries too (.ii, .s), beside its object, as g++ names them
-      O.CompileArgs.push_back("-save-temps");
+    if (SaveTemps)  // g++'s temporaries too (.ii, .s), where g++ keeps them, as g++ names them
+      O.CompileArgs.push_back(SaveTempsWhere.empty() ? "-save-temps" : "-save-temps=" + SaveTempsWhere);
     for (const std::string &F : HostFlags)
       O.CompileArgs.push_back(F);
     for (const std::string &D : LinkDirs)

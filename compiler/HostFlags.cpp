@@ -10,7 +10,9 @@
 #include "llvm/Option/Arg.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/StringSaver.h"
 
 using namespace llvm;
 namespace options = clang::options;
@@ -76,6 +78,20 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
       I += 2;
       continue;
     }
+    // GCC's options of two words that clang's table does not know (the second word is not an
+    // input): the host compile's (and -wrapper: the link's too).
+    if (llvm::is_contained({"-dumpbase", "-dumpbase-ext", "-aux-info", "-wrapper", "-imultiarch",
+                            "-imultilib"},
+                           A) &&
+        I + 1 < argc) {
+      for (int W = I; W < I + 2; ++W) {
+        U.Compile.push_back(argv[W]);
+        if (A == "-wrapper")
+          U.Link.push_back(argv[W]);
+      }
+      I += 2;
+      continue;
+    }
     unsigned Next = I;
     std::unique_ptr<opt::Arg> Parsed =
         Table.ParseOneArg(List, Next, opt::Visibility(options::ClangOption));
@@ -92,11 +108,28 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
     };
     const StringRef Name = A.ltrim('-').split('=').first;
     const StringRef Value = Parsed->getNumValues() ? StringRef(Parsed->getValue()) : "";
-    if (O.matches(options::OPT_INPUT) || (A.starts_with("-") && Name.size() > 1 && IsDriverOption(Name)) ||
-        O.matches(options::OPT_o) || O.matches(options::OPT_c) || O.matches(options::OPT_I) ||
-        O.matches(options::OPT_D) || O.matches(options::OPT_U) || O.matches(options::OPT_O_Group) ||
-        O.matches(options::OPT_l) || O.matches(options::OPT_L) || O.matches(options::OPT_v) ||
-        O.matches(options::OPT__HASH_HASH_HASH) || O.matches(options::OPT_std_EQ)) {
+    const bool DriverOption = A.starts_with("-") && Name.size() > 1 && IsDriverOption(Name);
+    if (!DriverOption && Parsed->getAlias() &&
+        (O.matches(options::OPT_o) || O.matches(options::OPT_c) || O.matches(options::OPT_I) ||
+         O.matches(options::OPT_D) || O.matches(options::OPT_U) || O.matches(options::OPT_O_Group) ||
+         O.matches(options::OPT_l) || O.matches(options::OPT_L) || O.matches(options::OPT_v) ||
+         O.matches(options::OPT_std_EQ))) {
+      // GCC's long spelling of one of these (--define-macro=X, --include-directory DIR,
+      // --output=F, --verbose, --compile, --std=...: clang's table knows them as aliases): its
+      // short form, one word, for llvm::cl (which took `--output=F` as -o "utput=F").
+      opt::ArgStringList Rendered;
+      Parsed->render(List, Rendered);
+      std::string Joined;
+      for (const char *R : Rendered)
+        Joined += R;
+      static StringSaver Saved(*new BumpPtrAllocator);  // argv outlives this function
+      argv[Out++] = const_cast<char *>(Saved.save(Joined).data());
+    } else if (O.matches(options::OPT_INPUT) || DriverOption || O.matches(options::OPT_o) ||
+               O.matches(options::OPT_c) || O.matches(options::OPT_I) ||
+               O.matches(options::OPT_D) || O.matches(options::OPT_U) ||
+               O.matches(options::OPT_O_Group) || O.matches(options::OPT_l) ||
+               O.matches(options::OPT_L) || O.matches(options::OPT_v) ||
+               O.matches(options::OPT__HASH_HASH_HASH) || O.matches(options::OPT_std_EQ)) {
       keep();
     } else if (A.starts_with("--") && O.matches(options::OPT_UNKNOWN)) {
       if (U.Unknown.empty())

@@ -292,10 +292,12 @@ private:
     return nullptr;
   }
 
-  /// A plain function this file defines for others (not inline, not a member, not main): a
-  /// kernel of another file may call it (Manifest.h, ManifestExport).
+  /// A function this file defines for others (not inline, not main; a member function too, as
+  /// `int S::get() const { ... }` defined in s.cpp for a kernel of m.cpp): a kernel of another
+  /// file may call it (Manifest.h, ManifestExport). Not constructors and destructors (no
+  /// address to name) nor members of classes only this file sees.
   void recordExport(const FunctionDecl *F) {
-    if (isa<CXXMethodDecl>(F) || F->isInlined() || F->isMain() ||
+    if (isa<CXXConstructorDecl, CXXDestructorDecl>(F) || F->isInlined() || F->isMain() ||
         F->getFormalLinkage() != Linkage::External || F->isVariadic() ||
         !Ctx.getSourceManager().isInMainFile(F->getLocation()))
       return;
@@ -308,6 +310,7 @@ private:
     }
     E.Callee = exactCallee(F, Ctx);
     E.UsesBarriers = mayCallBarrier(F);
+    E.Weak = F->isWeak();
     Out.Exports.push_back(std::move(E));
   }
 
@@ -474,6 +477,7 @@ struct PassState {
   bool ChecksRan = false;
   std::string RewriteLambdasTo;  ///< HostMetadataOptions'
   std::string Salt;              ///< the compile's flags (rewriteLambdaSites)
+  std::string OffloadIncludeDir; ///< (its headers are not the project's)
   bool Rewritten = false;
 };
 
@@ -505,6 +509,11 @@ public:
     // The declarations this parse read from source, not those of the precompiled offload.hpp
     // (OffloadPch.h): traversing the whole translation unit would deserialise all of it
     // (libstdc++ included: ~0.3 s of a file's parse), and offload's headers launch no kernel.
+    // The project's headers this parse read (Manifest::Headers): a link that compiles this
+    // file's functions for a GPU refuses headers changed or shadowed since.
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      recordProjectHeader(Out, It->first.getName(), State.OffloadIncludeDir);
     LaunchFinder Finder(Ctx, Out, State.GccSymbols);
     for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
       if (!D->isFromASTFile())
@@ -585,6 +594,7 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
 
     PassState State;
     State.GccSymbols = Options.GccSymbols;
+    State.OffloadIncludeDir = Options.OffloadIncludeDir;
     State.RewriteLambdasTo = Options.RewriteLambdasTo;
     for (const std::string &A : Options.CompileArgs)
       State.Salt += A + "\n";

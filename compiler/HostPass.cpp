@@ -326,9 +326,14 @@ void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &H
   const StringRef Compiler = sys::path::filename(Host.HostCompiler);
   if (Compiler.contains("clang") || (!Compiler.contains("g++") && !Compiler.contains("gcc")))
     return;  // GCC's options: clang++ (whose name holds "g++") takes none of them
-  for (StringRef Arg : Host.CompileArgs)
+  bool InCurrentFolder = false;  // -save-temps=cwd: g++ names them in the current folder
+  for (StringRef Arg : Host.CompileArgs) {
     if (Arg.starts_with("-dumpdir") || Arg.starts_with("-dumpbase"))
       return;
+    InCurrentFolder |= Arg == "-save-temps=cwd";
+  }
+  if (InCurrentFolder)
+    DumpDir = DumpDir.ends_with("/") ? StringRef() : sys::path::filename(DumpDir);
   Command.insert(Command.end(), {"-dumpdir", DumpDir.str(), "-dumpbase", DumpBase.str(),
                                  "-dumpbase-ext", DumpBaseExt.str()});
 }

@@ -213,8 +213,15 @@ bool mayCallBarrier(const FunctionDecl *Kernel) {
 
 std::string exactCallee(const FunctionDecl *K, const ASTContext &Ctx) {
   const PrintingPolicy Policy = exactPolicy(Ctx);
-  std::string PointerType = TypeName::getFullyQualifiedName(
-      Ctx.getPointerType(K->getType()), Ctx, Policy, /*WithGlobalNsPrefix=*/true);
+  // A member function's address is a pointer to member (`int (::S::*)() const`), a static
+  // member's and a plain function's a function pointer.
+  const auto *Method = dyn_cast<CXXMethodDecl>(K);
+  const QualType Pointer =
+      Method && Method->isInstance()
+          ? Ctx.getMemberPointerType(K->getType(), std::nullopt, Method->getParent())
+          : Ctx.getPointerType(K->getType());
+  std::string PointerType =
+      TypeName::getFullyQualifiedName(Pointer, Ctx, Policy, /*WithGlobalNsPrefix=*/true);
   std::string Name;
   raw_string_ostream OS(Name);
   K->printQualifiedName(OS, Policy);

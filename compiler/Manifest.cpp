@@ -110,6 +110,21 @@ std::string changedSinceCompiled(const Manifest &M) {
   return "";
 }
 
+void recordProjectHeader(Manifest &M, StringRef Path, StringRef OffloadIncludeDir) {
+  SmallString<256> Abs(Path);
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  const StringRef P = Abs;
+  if (P == M.Source || P.starts_with("/usr/") || P.ends_with(".pch") || P.ends_with(".gch") ||
+      (!OffloadIncludeDir.empty() && P.starts_with((OffloadIncludeDir + "/").str())) ||
+      llvm::any_of(M.Headers, [&](const auto &H) { return H.first == P; }))
+    return;
+  if (Expected<std::string> Hash = sourceHash(P))
+    M.Headers.push_back({P.str(), *Hash});
+  else
+    consumeError(Hash.takeError());
+}
+
 std::string toJSON(const Manifest &M) {
   json::Array Kernels;
   for (const ManifestKernel &K : M.Kernels) {
@@ -141,8 +156,13 @@ std::string toJSON(const Manifest &M) {
   if (!M.Exports.empty()) {
     json::Array Exports;
     for (const ManifestExport &E : M.Exports)
-      Exports.push_back(json::Object{{"symbol", E.Symbol}, {"callee", E.Callee},
-                                     {"uses_barriers", E.UsesBarriers}});
+    {
+      json::Object Export{{"symbol", E.Symbol}, {"callee", E.Callee},
+                          {"uses_barriers", E.UsesBarriers}};
+      if (E.Weak)
+        Export["weak"] = true;
+      Exports.push_back(std::move(Export));
+    }
     Root["exports"] = std::move(Exports);
   }
   if (M.ExportsDeferred)
@@ -258,7 +278,8 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
       auto Callee = EO ? Str(*EO, "callee") : std::nullopt;
       if (!Symbol || !Callee || Symbol->empty() || (Callee->empty() && !M.ExportsDeferred))
         return Fail("an export lacks \"symbol\" or \"callee\"");
-      M.Exports.push_back({*Symbol, *Callee, EO->getBoolean("uses_barriers").value_or(false)});
+      M.Exports.push_back({*Symbol, *Callee, EO->getBoolean("uses_barriers").value_or(false),
+                           EO->getBoolean("weak").value_or(false)});
     }
   return M;
 }

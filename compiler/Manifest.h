@@ -57,6 +57,9 @@ struct ManifestExport {
   /// It may reach offload::barrier() (or a warp operation): the file then builds its CPU
   /// image even without kernels, so the link can split another file's kernel at that barrier.
   bool UsesBarriers = false;
+  /// Defined weak (`__attribute__((weak))`, or an inline function's copy in an object): a
+  /// strong definition of another file takes its place, on the device as at the host link.
+  bool Weak = false;
 };
 
 /// A translation unit's manifest.
@@ -111,6 +114,11 @@ llvm::Expected<std::string> sourceHash(llvm::StringRef Path);
 /// The first of M's source and recorded headers that is gone or differs from when M was made
 /// (its path), or empty when all are as they were.
 std::string changedSinceCompiled(const Manifest &M);
+
+/// Adds Path (made absolute) with its hash to M.Headers, unless it is M's source, a system
+/// header (under /usr/), one of offload's (under OffloadIncludeDir), a precompiled header, or
+/// recorded already: the project's headers, which the link checks as it checks the source.
+void recordProjectHeader(Manifest &M, llvm::StringRef Path, llvm::StringRef OffloadIncludeDir);
 
 std::string toJSON(const Manifest &M);
 llvm::Expected<Manifest> parseManifest(llvm::StringRef JSONText, llvm::StringRef Origin);

@@ -28,8 +28,8 @@ Error embedDeviceCode(const std::string &Objcopy, const std::string &HostObject,
 
 /// The functions Obj defines with external linkage, weak ones included (an explicit
 /// instantiation, `template int f<int>(int);`, is weak), but not main.
-static std::vector<std::string> definedFunctions(const object::ObjectFile &Obj) {
-  std::vector<std::string> Functions;
+static std::vector<ManifestExport> definedFunctions(const object::ObjectFile &Obj) {
+  std::vector<ManifestExport> Functions;
   for (const object::SymbolRef &Sym : Obj.symbols()) {
     Expected<uint32_t> Flags = Sym.getFlags();
     Expected<object::SymbolRef::Type> Type = Sym.getType();
@@ -42,7 +42,8 @@ static std::vector<std::string> definedFunctions(const object::ObjectFile &Obj) 
     }
     if (*Type == object::SymbolRef::ST_Function && (*Flags & object::SymbolRef::SF_Global) &&
         !(*Flags & object::SymbolRef::SF_Undefined) && *Name != "main")
-      Functions.push_back(Name->str());
+      Functions.push_back({Name->str(), "", /*UsesBarriers=*/false,
+                           /*Weak=*/(*Flags & object::SymbolRef::SF_Weak) != 0});
   }
   return Functions;
 }
@@ -62,8 +63,8 @@ static Expected<std::optional<DeviceImageFile>> fromObject(const object::ObjectF
     if (!File)
       return File.takeError();
     if (File->Kernels.ExportsDeferred)  // a file compiled as written: what its object defines
-      for (std::string &F : definedFunctions(Obj))
-        File->Kernels.Exports.push_back({std::move(F), "", /*UsesBarriers=*/false});
+      for (ManifestExport &F : definedFunctions(Obj))
+        File->Kernels.Exports.push_back(std::move(F));
     return std::optional<DeviceImageFile>(std::move(*File));
   }
   return std::optional<DeviceImageFile>();

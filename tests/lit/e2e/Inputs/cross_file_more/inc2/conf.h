@@ -1,0 +1,1 @@
+#define CONF_FACTOR 2

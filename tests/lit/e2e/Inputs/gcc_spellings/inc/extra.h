@@ -1,0 +1,1 @@
+#define EXTRA 1

@@ -1,1 +1,0 @@
-int helper(int x) { return x + 100; }

@@ -1,2 +1,0 @@
-#include <conf.h>
-int helper(int x) { return x * CONF; }

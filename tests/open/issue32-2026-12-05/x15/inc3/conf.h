@@ -1,1 +1,0 @@
-#define CONF 9

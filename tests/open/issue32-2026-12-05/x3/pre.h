@@ -1,1 +1,0 @@
-#define EXTRA 7
