@@ -99,7 +99,7 @@ static Expected<uint64_t> checkRecord(StringRef Bytes) {
   return Size;
 }
 
-Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin) {
+Expected<std::vector<DeviceImageFile>> parseDeviceImageFiles(StringRef Bytes, StringRef Origin) {
   auto Fail = [&](const Twine &Why) {
     return createStringError(inconvertibleErrorCode(),
                              "device image file '" + Origin + "' is not valid: " + Why);
@@ -122,8 +122,9 @@ Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin
   }
   if (Records.empty())
     return Fail("it holds no offload binary (truncated, or not made by offload-cxx)");
-  DeviceImageFile File;
-  bool SawManifest = false;
+  // Each manifest starts a file (its images follow it): one in device.bin and in an object, one
+  // per object joined by a partial link (`ld -r a.o b.o`), which concatenates their sections.
+  std::vector<DeviceImageFile> Files;
   for (const auto &R : Records) {
     const OffloadBinary &B = *R.second;
     StringRef What = B.getString(RecordKey);
@@ -136,9 +137,10 @@ Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin
       Expected<Manifest> M = parseManifest(B.getImage(), Origin);
       if (!M)
         return M.takeError();
-      File.Kernels = std::move(*M);
-      SawManifest = true;
+      Files.emplace_back().Kernels = std::move(*M);
     } else if (What == "image") {
+      if (Files.empty())
+        return Fail("an image comes before any manifest");
       if (B.getArch().empty() || B.getTriple().empty() || B.getImage().empty())
         return Fail("an image lacks its architecture, triple or bytes");
       std::optional<OffloadArch> Arch = OffloadArch::tryParse(B.getArch());
@@ -147,14 +149,25 @@ Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin
       if (B.getTriple() != Arch->triple())
         return Fail("the image for " + Arch->name() + " is for '" + B.getTriple() +
                     "', not '" + Arch->triple() + "'");
-      File.Images.push_back({*Arch, B.getImageKind(), B.getImage().str()});
+      Files.back().Images.push_back({*Arch, B.getImageKind(), B.getImage().str()});
     } else {
       return Fail("a record was not made by offload-cxx");
     }
   }
-  if (!SawManifest)
+  if (Files.empty())
     return Fail("it holds no manifest");
-  return File;
+  return Files;
+}
+
+Expected<DeviceImageFile> parseDeviceImageFile(StringRef Bytes, StringRef Origin) {
+  Expected<std::vector<DeviceImageFile>> Files = parseDeviceImageFiles(Bytes, Origin);
+  if (!Files)
+    return Files.takeError();
+  if (Files->size() != 1)
+    return createStringError(inconvertibleErrorCode(),
+                             "device image file '" + Origin + "' is not valid: it holds " +
+                                 Twine(Files->size()) + " manifests, not one");
+  return std::move(Files->front());
 }
 
 Expected<DeviceImageFile> readDeviceImageFile(StringRef Path) {

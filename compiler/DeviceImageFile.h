@@ -29,7 +29,12 @@ struct DeviceImageFile {
 };
 
 std::string serializeDeviceImageFile(const DeviceImageFile &File);
+/// One file's records (device.bin): exactly one manifest.
 llvm::Expected<DeviceImageFile> parseDeviceImageFile(llvm::StringRef Bytes, llvm::StringRef Origin);
+/// Records of one or more files one after another (the section of an object made by a partial
+/// link, `ld -r a.o b.o`): a file per manifest, each with the images after it.
+llvm::Expected<std::vector<DeviceImageFile>> parseDeviceImageFiles(llvm::StringRef Bytes,
+                                                                   llvm::StringRef Origin);
 llvm::Expected<DeviceImageFile> readDeviceImageFile(llvm::StringRef Path);
 llvm::Error writeDeviceImageFile(const DeviceImageFile &File, llvm::StringRef Path);
 

@@ -500,6 +500,20 @@ int main(int argc, char **argv) {
     const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); });
     requireCxx20(Using != Inputs.end() ? *Using : Inputs.empty() ? std::string("this build") : Inputs[0]);
   }
+  // A partial link (`-r a.o b.o -o ab.o`): g++'s (the objects' device-code sections are joined
+  // into one, which the final link reads as one file's per manifest); sources are compiled
+  // with -c first, so that their device code is in their objects.
+  if (Pass == "all" && !CompileOnly && !DryRun && llvm::is_contained(RawArgs, "-r")) {
+    for (const std::string &In : Inputs)
+      if (hostInput(In))
+        fail("-r (a partial link) joins objects: compile '" + In + "' with -c first");
+    std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
+    if (Error E = runCommand(Command, Cmd)) {
+      consumeError(std::move(E));  // the host compiler said why
+      return 1;
+    }
+    return 0;
+  }
   if (HostJobAsWritten) {
     std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
     Command.push_back("-I" + L.IncludeDir);

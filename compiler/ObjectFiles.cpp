@@ -48,8 +48,9 @@ static std::vector<ManifestExport> definedFunctions(const object::ObjectFile &Ob
   return Functions;
 }
 
-static Expected<std::optional<DeviceImageFile>> fromObject(const object::ObjectFile &Obj,
-                                                           StringRef Origin) {
+/// The device code of an object: none, one file's, or several (an object of a partial link).
+static Expected<std::vector<DeviceImageFile>> fromObject(const object::ObjectFile &Obj,
+                                                         StringRef Origin) {
   for (const object::SectionRef &Section : Obj.sections()) {
     Expected<StringRef> Name = Section.getName();
     if (!Name || *Name != DeviceSectionName) {
@@ -59,15 +60,18 @@ static Expected<std::optional<DeviceImageFile>> fromObject(const object::ObjectF
     Expected<StringRef> Contents = Section.getContents();
     if (!Contents)
       return createFileError(Origin, Contents.takeError());
-    Expected<DeviceImageFile> File = parseDeviceImageFile(*Contents, Origin);
-    if (!File)
-      return File.takeError();
-    if (File->Kernels.ExportsDeferred)  // a file compiled as written: what its object defines
-      for (ManifestExport &F : definedFunctions(Obj))
-        File->Kernels.Exports.push_back(std::move(F));
-    return std::optional<DeviceImageFile>(std::move(*File));
+    Expected<std::vector<DeviceImageFile>> Files = parseDeviceImageFiles(*Contents, Origin);
+    if (!Files)
+      return Files.takeError();
+    // A file compiled as written: what its object defines (of a partial link: what the whole
+    // object defines, until the link parses the file for its own).
+    for (DeviceImageFile &File : *Files)
+      if (File.Kernels.ExportsDeferred)
+        for (ManifestExport &F : definedFunctions(Obj))
+          File.Kernels.Exports.push_back(std::move(F));
+    return Files;
   }
-  return std::optional<DeviceImageFile>();
+  return std::vector<DeviceImageFile>();
 }
 
 Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input) {
@@ -88,11 +92,11 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
                              "cannot read '%s': it is not an object file or archive (%s)",
                              Input.c_str(), toString(Bin.takeError()).c_str());
   if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
-    auto File = fromObject(*Obj, Input);
-    if (!File)
-      return File.takeError();
-    if (*File)
-      Found.push_back(std::move(**File));
+    auto Files = fromObject(*Obj, Input);
+    if (!Files)
+      return Files.takeError();
+    for (DeviceImageFile &File : *Files)
+      Found.push_back(std::move(File));
   } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
     Error Err = Error::success();
     const StringRef Whole = Bytes.getBuffer();
@@ -119,13 +123,13 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
       Expected<StringRef> MemberName = C.getName();
       std::string Origin = Input + "(" + (MemberName ? MemberName->str() : "?") + ")";
       consumeError(MemberName.takeError());
-      auto File = fromObject(*Obj, Origin);
-      if (!File)
-        return File.takeError();
-      if (*File) {
-        for (ManifestKernel &K : (*File)->Kernels.Kernels)
+      auto Files = fromObject(*Obj, Origin);
+      if (!Files)
+        return Files.takeError();
+      for (DeviceImageFile &File : *Files) {
+        for (ManifestKernel &K : File.Kernels.Kernels)
           K.FromArchive = true;
-        Found.push_back(std::move(**File));
+        Found.push_back(std::move(File));
       }
     }
     if (Err)
@@ -220,12 +224,14 @@ namespace {
 bool objectNeedsRuntime(const object::ObjectFile &Obj) {
   for (const object::SectionRef &Sec : Obj.sections())
     if (Expected<StringRef> Name = Sec.getName(); Name && *Name == DeviceSectionName) {
-      Expected<std::optional<DeviceImageFile>> File = fromObject(Obj, "");
-      if (!File) {
-        consumeError(File.takeError());
+      Expected<std::vector<DeviceImageFile>> Files = fromObject(Obj, "");
+      if (!Files) {
+        consumeError(Files.takeError());
         return true;  // the link reports it
       }
-      if (*File && (!(*File)->Kernels.Kernels.empty() || !(*File)->Images.empty()))
+      if (llvm::any_of(*Files, [](const DeviceImageFile &F) {
+            return !F.Kernels.Kernels.empty() || !F.Images.empty();
+          }))
         return true;
     } else if (!Name) {
       consumeError(Name.takeError());

@@ -126,6 +126,27 @@ TEST(DeviceImageFile, RoundTripsManifestAndImages) {
   EXPECT_EQ(Back->Images[1].Bytes, "\x7f" "ELFhsaco");
 }
 
+TEST(DeviceImageFile, SplitsJoinedFilesAtEachManifest) {
+  // What `ld -r a.o b.o` makes of two objects' sections: one after the other.
+  DeviceImageFile A, B;
+  A.Kernels = sample();
+  A.Images.push_back({llvm::cantFail(OffloadArch::parse("sm_90")), llvm::object::IMG_Cubin,
+                      "\x7f" "ELFa"});
+  B.Kernels = sample();
+  B.Kernels.Source = "/src/b.cpp";
+  const std::string Joined = serializeDeviceImageFile(A) + serializeDeviceImageFile(B);
+  llvm::Expected<std::vector<DeviceImageFile>> Files = parseDeviceImageFiles(Joined, "ab.o");
+  ASSERT_TRUE(bool(Files)) << errorText(Files.takeError());
+  ASSERT_EQ(Files->size(), 2u);
+  EXPECT_EQ((*Files)[0].Images.size(), 1u);
+  EXPECT_EQ((*Files)[1].Images.size(), 0u);
+  EXPECT_EQ((*Files)[1].Kernels.Source, "/src/b.cpp");
+  // device.bin holds one file: two are refused, named.
+  llvm::Expected<DeviceImageFile> One = parseDeviceImageFile(Joined, "device.bin");
+  ASSERT_FALSE(bool(One));
+  EXPECT_NE(errorText(One.takeError()).find("2 manifests"), std::string::npos);
+}
+
 TEST(DeviceImageFile, RejectsTruncatedAndForeignFiles) {
   DeviceImageFile F;
   F.Kernels = sample();
