@@ -423,8 +423,8 @@ int main(int argc, char **argv) {
            ", but offload-cxx's headers and kernels need C++20 "
            "or later (-std=c++20, or leave -std out)");
   };
-  // Standard input, and the other kinds g++ compiles (C, preprocessed, assembly, and C++ names
-  // offload-cxx does not take as C++: .cp, .CPP), also go to it as written.
+  // Standard input, and the other kinds g++ compiles (C, preprocessed, assembly), also go to it
+  // as written.
   // `-x c++` (any language but none): g++ compiles every input after it in that language,
   // whatever its name (`-x c++ prog.txt`).
   bool ExplicitLanguage = false;
@@ -584,6 +584,10 @@ int main(int argc, char **argv) {
       else if (isCxxSource(In) && !includablePath(In))
         fail("cannot compile '" + In + "': its name holds a newline, or both '\"' and '>', "
              "and offload-cxx's generated code must #include it; rename the file");
+      else if (!ExplicitLanguage && sys::path::extension(In) == ".c" && mentions(In))
+        // g++ compiles it as C++; clang, which compiles its kernels for the devices, as C.
+        fail("'" + In + "' uses offload, and a file with kernels needs a C++ name (.cpp, .cc, "
+             ".cxx, .C): rename it (g++ compiles a .c file as C++, the device compilers as C)");
     if (CompileOnly && Inputs.size() > 1 && !Output.empty())
       fail("-o with -c names one object, but there are " + std::to_string(Inputs.size()) +
            " sources");

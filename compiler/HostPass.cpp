@@ -411,7 +411,8 @@ std::optional<std::string> fasterLinkerFlag(ArrayRef<std::string> UserLinkArgs) 
 
 bool isCxxSource(StringRef Path) {
   StringRef Ext = sys::path::extension(Path);
-  return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++";
+  return Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C" || Ext == ".c++" ||
+         Ext == ".cp" || Ext == ".CPP";  // (g++'s and clang's C++ names, all of them)
 }
 
 std::string linkMessagesForUser(StringRef Messages,
