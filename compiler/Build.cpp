@@ -464,18 +464,26 @@ Error checkKernelsDefined(const Manifest &Program) {
 }
 
 Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(ArrayRef<std::string> Inputs,
-                                                        const CommandOptions &Commands) {
+                                                        const CommandOptions &Commands,
+                                                        bool WholeArchive) {
   std::vector<DeviceImageFile> Files;
-  for (const std::string &In : Inputs) {
-    if (Commands.DryRun && !sys::fs::exists(In))
-      continue;
-    Expected<std::vector<DeviceImageFile>> Found = readDeviceCode(In);
-    if (!Found)
-      return Found.takeError();
-    for (DeviceImageFile &F : *Found)
-      Files.push_back(std::move(F));
-  }
+  LinkSymbols Link;
+  for (bool Archives : {false, true})
+    for (const std::string &In : Inputs) {
+      if ((Commands.DryRun && !sys::fs::exists(In)) || isArchive(In) != Archives)
+        continue;
+      Expected<std::vector<DeviceImageFile>> Found =
+          readDeviceCode(In, WholeArchive ? nullptr : &Link);
+      if (!Found)
+        return Found.takeError();
+      for (DeviceImageFile &F : *Found)
+        Files.push_back(std::move(F));
+    }
   return Files;
+}
+
+bool takesWholeArchives(ArrayRef<std::string> LinkArgs) {
+  return llvm::any_of(LinkArgs, [](StringRef A) { return A.contains("--whole-archive"); });
 }
 
 Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<DeviceImageFile> Files,

@@ -133,10 +133,15 @@ llvm::Error compileToObject(const BuildSettings &S, const std::string &Source,
 /// Refuses a program in which a launched kernel is only declared: no file defines it.
 llvm::Error checkKernelsDefined(const Manifest &Program);
 
-/// The device code inside objects and static libraries (their `.offload_cxx` sections), in the
-/// order given; under --dry-run an input not written yet is passed over.
+/// The device code inside objects and static libraries (their `.offload_cxx` sections): the
+/// objects', then the archive members' that the host link takes (ObjectFiles.h's LinkSymbols;
+/// every member under WholeArchive); under --dry-run an input not written yet is passed over.
 llvm::Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(llvm::ArrayRef<std::string> Inputs,
-                                                              const CommandOptions &Commands);
+                                                              const CommandOptions &Commands,
+                                                              bool WholeArchive = false);
+
+/// Whether a link's flags make it take every member of its archives (-Wl,--whole-archive).
+bool takesWholeArchives(llvm::ArrayRef<std::string> LinkArgs);
 
 /// The device code of a program's units (compiled in this run, or read from objects and
 /// libraries), linked per architecture and lowered once, its temporaries named after TempStem:

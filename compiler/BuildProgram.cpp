@@ -1,6 +1,7 @@
 // compiler/BuildProgram.cpp — `offload-cxx INPUTS -o PROGRAM`: sources, objects and static
 // libraries into one program, through the same steps as `-c` and a link of objects (Build.h).
 #include "Build.h"
+#include "ObjectFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -37,19 +38,13 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     consumeError(finishHostCompile());
     return E;
   };
-  auto addDeviceCodeOf = [&](const std::string &File) -> Error {
-    Expected<std::vector<DeviceImageFile>> Found = readDeviceCodeOf({File}, S.Commands);
-    if (!Found)
-      return Found.takeError();
-    std::move(Found->begin(), Found->end(), std::back_inserter(Units));
-    return Error::success();
-  };
-
+  // An archive's members are taken as the host link takes them (ObjectFiles.h's LinkSymbols):
+  // read after every object, the compiled sources' included.
+  std::vector<std::string> LinkArchives, Objects;
   for (const std::string &In : Inputs) {
     if (!isCxxSource(In)) {
       HostObjects.push_back(In);
-      if (Error E = addDeviceCodeOf(In))
-        return Fail(std::move(E));
+      (isArchive(In) ? LinkArchives : Objects).push_back(In);
       continue;
     }
     if (Error E = finishHostCompile())
@@ -77,9 +72,19 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     ObjectSources.push_back({Unit->HostObject, In});
     Units.push_back(std::move(Unit->DeviceCode));
   }
-  for (const std::string &Archive : Archives)
-    if (Error E = addDeviceCodeOf(Archive))
-      return Fail(std::move(E));
+  LinkArchives.insert(LinkArchives.end(), Archives.begin(), Archives.end());
+  if (!LinkArchives.empty()) {
+    if (Error E = finishHostCompile())  // its object's symbols choose members
+      return E;
+    for (const auto &[HostObject, Source] : ObjectSources)
+      Objects.push_back(HostObject);
+  }
+  Objects.insert(Objects.end(), LinkArchives.begin(), LinkArchives.end());
+  Expected<std::vector<DeviceImageFile>> Found =
+      readDeviceCodeOf(Objects, S.Commands, takesWholeArchives(Host.LinkArgs));
+  if (!Found)
+    return Fail(Found.takeError());
+  std::move(Found->begin(), Found->end(), std::back_inserter(Units));
   Expected<DeviceImageFile> Program =
       linkDeviceCode(S, std::move(Units), OneSource ? S.Stem : S.Stem + ".linked");
   if (!Program)

@@ -197,7 +197,8 @@ int runLinkLauncher(const Layout &L) {
   scope_exit Cleanup([&] { sys::fs::remove_directories(*TempDir); });
   BuildSettings S = launcherSettings(L, Opt, *TempDir, Output);
 
-  Expected<std::vector<DeviceImageFile>> DeviceCode = readDeviceCodeOf(Inputs, S.Commands);
+  Expected<std::vector<DeviceImageFile>> DeviceCode =
+      readDeviceCodeOf(Inputs, S.Commands, takesWholeArchives(*Argv));
   if (!DeviceCode)
     return failWith(DeviceCode.takeError());
   Expected<DeviceImageFile> Program =

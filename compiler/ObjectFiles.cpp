@@ -74,17 +74,84 @@ static Expected<std::vector<DeviceImageFile>> fromObject(const object::ObjectFil
   return std::vector<DeviceImageFile>();
 }
 
-Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input) {
+void LinkSymbols::add(const object::ObjectFile &Obj) {
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<uint32_t> Flags = Sym.getFlags();
+    Expected<StringRef> Name = Sym.getName();
+    if (!Flags || !Name || !(*Flags & object::SymbolRef::SF_Global) || Name->empty()) {
+      consumeError(Flags.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Flags & object::SymbolRef::SF_Undefined) {
+      if (!Defined.count(Name->str()))
+        Undefined.insert(Name->str());
+    } else {
+      Defined.insert(Name->str());
+      Undefined.erase(Name->str());
+    }
+  }
+}
+
+bool LinkSymbols::wants(const object::ObjectFile &Obj) const {
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<uint32_t> Flags = Sym.getFlags();
+    Expected<StringRef> Name = Sym.getName();
+    if (!Flags || !Name) {
+      consumeError(Flags.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if ((*Flags & object::SymbolRef::SF_Global) && !(*Flags & object::SymbolRef::SF_Undefined) &&
+        !(*Flags & object::SymbolRef::SF_Common) && Undefined.count(Name->str()))
+      return true;
+  }
+  return false;
+}
+
+void LinkSymbols::addFile(const std::string &Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return;
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile((*Buffer)->getMemBufferRef());
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return;
+  }
+  add(**Obj);
+}
+
+std::vector<bool> LinkSymbols::take(ArrayRef<const object::ObjectFile *> Members) {
+  std::vector<bool> Taken(Members.size(), false);
+  for (bool More = true; More;) {
+    More = false;
+    for (size_t I = 0; I < Members.size(); ++I)
+      if (!Taken[I] && wants(*Members[I])) {
+        Taken[I] = More = true;
+        add(*Members[I]);
+      }
+  }
+  return Taken;
+}
+
+bool isArchive(const std::string &Path) {
+  file_magic Magic;
+  return !identify_magic(Path, Magic) && Magic == file_magic::archive;
+}
+
+Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input, LinkSymbols *Link) {
   if (Error E = checkRegularFile(Input))
     return E;
   auto Buffer = MemoryBuffer::getFile(Input, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return createFileError(Input, Buffer.getError());
-  return readDeviceCode((*Buffer)->getMemBufferRef(), Input);
+  return readDeviceCode((*Buffer)->getMemBufferRef(), Input, Link);
 }
 
 Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
-                                                      const std::string &Input) {
+                                                      const std::string &Input,
+                                                      LinkSymbols *Link) {
   std::vector<DeviceImageFile> Found;
   Expected<std::unique_ptr<object::Binary>> Bin = object::createBinary(Bytes);
   if (!Bin)
@@ -92,6 +159,8 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
                              "cannot read '%s': it is not an object file or archive (%s)",
                              Input.c_str(), toString(Bin.takeError()).c_str());
   if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
+    if (Link)
+      Link->add(*Obj);
     auto Files = fromObject(*Obj, Input);
     if (!Files)
       return Files.takeError();
@@ -100,6 +169,7 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
   } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
     Error Err = Error::success();
     const StringRef Whole = Bytes.getBuffer();
+    std::vector<std::pair<std::unique_ptr<object::Binary>, std::string>> Members;
     for (const object::Archive::Child &C : Ar->children(Err)) {
       // LLVM 22 does not check a member's size against the archive: a truncated archive gave
       // the ELF reader a member running past the end of the file (a crash, found by fuzzing).
@@ -123,7 +193,22 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
       Expected<StringRef> MemberName = C.getName();
       std::string Origin = Input + "(" + (MemberName ? MemberName->str() : "?") + ")";
       consumeError(MemberName.takeError());
-      auto Files = fromObject(*Obj, Origin);
+      Members.emplace_back(std::move(*Member), std::move(Origin));
+    }
+    if (Err)
+      return createFileError(Input, std::move(Err));
+    // The members the link takes (LinkSymbols::take); every member without Link.
+    std::vector<bool> Taken(Members.size(), true);
+    if (Link) {
+      std::vector<const object::ObjectFile *> Objects;
+      for (const auto &M : Members)
+        Objects.push_back(cast<object::ObjectFile>(M.first.get()));
+      Taken = Link->take(Objects);
+    }
+    for (size_t I = 0; I < Members.size(); ++I) {
+      if (!Taken[I])
+        continue;
+      auto Files = fromObject(cast<object::ObjectFile>(*Members[I].first), Members[I].second);
       if (!Files)
         return Files.takeError();
       for (DeviceImageFile &File : *Files) {
@@ -132,8 +217,6 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
         Found.push_back(std::move(File));
       }
     }
-    if (Err)
-      return createFileError(Input, std::move(Err));
   }
   return Found;
 }
@@ -266,7 +349,13 @@ Expected<bool> definesFunctions(const std::string &Object) {
 }
 
 bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {
+  // The objects, then the archives' members the link takes (an unused member's kernel is not
+  // the program's: a program of plain objects and a library with kernels links as g++ links).
+  LinkSymbols Link;
+  for (bool Archives : {false, true})
   for (const std::string &In : Inputs) {
+    if (isArchive(In) != Archives)
+      continue;
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(In, false, false);
     if (!Buffer)
       continue;  // not ours to judge: the link says what is wrong with it
@@ -278,20 +367,27 @@ bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {
     if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
       if (objectNeedsRuntime(*Obj))
         return true;
+      Link.add(*Obj);
     } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
       Error Err = Error::success();
+      std::vector<std::unique_ptr<object::Binary>> Members;
+      std::vector<const object::ObjectFile *> Objects;
       for (const object::Archive::Child &C : Ar->children(Err)) {
         Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
         if (!Member) {
           consumeError(Member.takeError());
           continue;
         }
-        if (auto *MObj = dyn_cast<object::ObjectFile>(Member->get()); MObj && objectNeedsRuntime(*MObj)) {
-          consumeError(std::move(Err));
-          return true;
+        if (auto *MObj = dyn_cast<object::ObjectFile>(Member->get())) {
+          Objects.push_back(MObj);
+          Members.push_back(std::move(*Member));
         }
       }
       consumeError(std::move(Err));
+      const std::vector<bool> Taken = Link.take(Objects);
+      for (size_t I = 0; I < Objects.size(); ++I)
+        if (Taken[I] && objectNeedsRuntime(*Objects[I]))
+          return true;
     }
   }
   return false;

@@ -13,8 +13,13 @@
 
 #include "llvm/Support/Error.h"
 
+#include <set>
 #include <string>
 #include <vector>
+
+namespace llvm::object {
+class ObjectFile;
+}
 
 namespace offload::compiler {
 
@@ -34,12 +39,34 @@ bool needsOffloadRuntime(llvm::ArrayRef<std::string> Inputs);
 /// may call it: Manifest::ExportsDeferred).
 llvm::Expected<bool> definesFunctions(const std::string &Object);
 
-/// The device code of an input: of an object (zero or one), or of each member of an archive
-/// (their kernels marked FromArchive).
-llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input);
+/// The global symbols a link's objects define and leave undefined, so far: a static archive's
+/// member is part of the program only if it defines one still undefined when the archive is
+/// read (the host linker's rule), and so is its device code — an unused member's kernel, which
+/// may call what no object defines, is not built.
+struct LinkSymbols {
+  std::set<std::string> Defined, Undefined;
+  void add(const llvm::object::ObjectFile &Obj);
+  /// Whether Obj defines a symbol still undefined.
+  bool wants(const llvm::object::ObjectFile &Obj) const;
+  /// add() of an object file; other files (archives, scripts, libraries) are left out.
+  void addFile(const std::string &Path);
+  /// Which of an archive's Members the link takes (each defines a symbol undefined when it is
+  /// reached, again until none more: a member taken may need another); their symbols added.
+  std::vector<bool> take(llvm::ArrayRef<const llvm::object::ObjectFile *> Members);
+};
+
+/// The device code of an input: of an object (zero or more: a partial link's object holds
+/// several), or of the members of an archive (their kernels marked FromArchive) — every member,
+/// or with Link the members the link takes (LinkSymbols), whose symbols it then adds.
+llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input,
+                                                            LinkSymbols *Link = nullptr);
 /// The same for an input's bytes (`Input` names it in errors); the object fuzzer's entry.
 llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(llvm::MemoryBufferRef Bytes,
-                                                            const std::string &Input);
+                                                            const std::string &Input,
+                                                            LinkSymbols *Link = nullptr);
+
+/// Whether Path is a static archive.
+bool isArchive(const std::string &Path);
 
 /// Merges the manifests and bitcode of many inputs: kernels by host symbol (first wins), bitcode
 /// listed per architecture. Errors if an input with kernels lacks one of the GPU architectures
