@@ -139,6 +139,7 @@ DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempS
   O.Archs = S.Archs;
   if (!S.OptLevel.empty() && S.OptLevel != "-O0")
     O.OptLevel = S.OptLevel;
+  O.UserUnoptimised = S.OptLevel.empty() || S.OptLevel == "-O0";
   O.TempDir = S.TempDir;
   O.TempStem = TempStem;
   O.Commands = S.Commands;

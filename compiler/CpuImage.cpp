@@ -171,6 +171,8 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
                                       "-fstack-clash-protection",  // as the host compile's
                                       "-I" + Tools.OffloadIncludeDir};
   appendUserFlagsForClang(Compile, M.CompileArgs);
+  for (std::string &Macro : unoptimisedMacros(O))
+    Compile.push_back(std::move(Macro));
   // The user's -march/-mtune/-m..., -f... (-ffast-math) and -g, then -Xoffload-device's.
   Compile.insert(Compile.end(), O.CpuArgs.begin(), O.CpuArgs.end());
   Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());

@@ -152,6 +152,12 @@ Error quoteSafeFileDirectives(const std::string &PtxPath) {
 
 } // namespace
 
+std::vector<std::string> unoptimisedMacros(const DevicePassOptions &O) {
+  if (!O.UserUnoptimised)
+    return {};
+  return {"-U__OPTIMIZE__", "-D__NO_INLINE__=1"};
+}
+
 Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &SourceText,
                                           StringRef Stem, const OffloadArch &Arch,
                                           const Toolchain &Tools, const DevicePassOptions &O) {
@@ -189,6 +195,8 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
                                       O.OptLevel,
                                       "-I" + Tools.OffloadIncludeDir};
   appendUserFlagsForClang(Compile, M.CompileArgs);
+  for (std::string &Macro : unoptimisedMacros(O))
+    Compile.push_back(std::move(Macro));
   Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());  // -Xoffload-device
   if (!O.DepFlag.empty())
     Compile.insert(Compile.end(), {O.DepFlag, "-MF", Bitcode + ".d"});

@@ -38,6 +38,10 @@ struct Toolchain {
 struct DevicePassOptions {
   std::vector<OffloadArch> Archs;  ///< the architectures a unit is compiled for
   std::string OptLevel = "-O3";
+  /// The user compiles without optimisation (no -O, or -O0): device code is still optimised,
+  /// but its macros are g++'s at -O0 (no __OPTIMIZE__, __NO_INLINE__), so that code that asks
+  /// is the same code on every device (UnoptimisedMacros).
+  bool UserUnoptimised = false;
   std::string TempDir;             ///< where intermediate files go
   std::string TempStem;            ///< their common name prefix
   CommandOptions Commands;
@@ -60,6 +64,10 @@ struct DevicePassOptions {
 
 /// The device translation unit for M (also what --save-temps keeps as <stem>.device.cpp).
 std::string generateDeviceSource(const Manifest &M);
+
+/// The flags that give an optimised device compile g++'s macros at -O0 (when
+/// O.UserUnoptimised), else none.
+std::vector<std::string> unoptimisedMacros(const DevicePassOptions &O);
 
 /// Writes M as bitcode to Path.
 llvm::Error writeBitcode(const llvm::Module &M, llvm::StringRef Path);

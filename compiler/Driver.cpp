@@ -803,6 +803,7 @@ int main(int argc, char **argv) {
   S.TempDir = std::string(TempDir);
   S.Stem = Stem;
   S.GccHostCompiler = sys::path::filename(HostCompiler).find("clang") == StringRef::npos;
+  setGccHostCompiler(HostCompiler);
   S.AsWritten = AsWritten;
   // --offload-arch, parsed once, when something is compiled (a link takes its objects').
   if (CompileOnly || Pass == "device" || (Pass == "all" && llvm::any_of(Inputs, isCxxSource)))

@@ -165,6 +165,7 @@ int runCompileLauncher(const Layout &L) {
     return failWith(Archs.takeError());
   S.Archs = std::move(*Archs);
   S.GccHostCompiler = sys::path::filename((*Argv)[0]).find("clang") == StringRef::npos;
+  setGccHostCompiler((*Argv)[0]);
   if (Error E = compileToObject(S, Source, MetadataFlags, *Argv, Object, Object,
                                 /*SkipWithoutKernels=*/true))
     return failWith(std::move(E));

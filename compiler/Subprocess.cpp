@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -98,9 +99,42 @@ void appendUserCompileFlags(std::vector<std::string> &Args, ArrayRef<std::string
   Args.insert(Args.end(), UserFlags.begin(), UserFlags.end());
 }
 
+static std::string GccHostCompiler;
+
+void setGccHostCompiler(const std::string &HostCompiler) {
+  const StringRef Name = sys::path::filename(HostCompiler);
+  GccHostCompiler = Name.contains("clang") ? "" : HostCompiler;
+}
+
+/// "12.2.0" of `g++ -dumpfullversion`, once; empty if it cannot be read.
+static const std::string &gccVersion() {
+  static const std::string Version = [] {
+    if (GccHostCompiler.empty())
+      return std::string();
+    ErrorOr<std::string> Path = sys::findProgramByName(GccHostCompiler);
+    if (!Path)
+      return std::string();
+    SmallString<128> Out;
+    if (sys::fs::createTemporaryFile("offload-cxx-gcc-version", "txt", Out))
+      return std::string();
+    const std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef("")};
+    const int Rc = sys::ExecuteAndWait(*Path, {*Path, "-dumpfullversion"}, std::nullopt, Redirects);
+    auto Text = MemoryBuffer::getFile(Out);
+    sys::fs::remove(Out);
+    if (Rc != 0 || !Text)
+      return std::string();
+    const StringRef V = (*Text)->getBuffer().trim();
+    const bool Dotted = !V.empty() && llvm::all_of(V, [](char C) { return llvm::isDigit(C) || C == '.'; });
+    return Dotted ? V.str() : std::string();
+  }();
+  return Version;
+}
+
 void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::string> UserFlags) {
   appendUserCompileFlags(Args, UserFlags);
   Args.push_back("-w");
+  if (const std::string &V = gccVersion(); !V.empty())
+    Args.push_back("-fgnuc-version=" + V);
 }
 
 Error writeFile(StringRef Path, StringRef Contents) {

@@ -34,7 +34,14 @@ void appendUserCompileFlags(std::vector<std::string> &Args, llvm::ArrayRef<std::
 /// The same for offload-cxx's own clang compiles of the user's code (host metadata, device, CPU
 /// image), with warnings off: the user's compiler already warned about the user's code once, and
 /// no warning may point into a file offload-cxx generated.
+/// When the host compiler is GCC, clang is told its version (-fgnuc-version=, read once from
+/// `HostCompiler -dumpfullversion` at the first such compile): `__GNUC__` and
+/// `__GNUC_MINOR__` are g++'s in every device compile, so that code that asks for them is the
+/// same code on every device (clang's own say 4.2.1).
 void appendUserFlagsForClang(std::vector<std::string> &Args, llvm::ArrayRef<std::string> UserFlags);
+/// The host compiler whose GCC version appendUserFlagsForClang gives clang (the driver's
+/// --host-compiler, or a launcher's); none for clang++.
+void setGccHostCompiler(const std::string &HostCompiler);
 
 /// A file's stem for the names of temporary files, at most 48 characters (a temporary name joins
 /// the output's stem and a source's: two 250-character names passed NAME_MAX).
