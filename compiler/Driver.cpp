@@ -584,6 +584,11 @@ int main(int argc, char **argv) {
       else if (isCxxSource(In) && !includablePath(In))
         fail("cannot compile '" + In + "': its name holds a newline, or both '\"' and '>', "
              "and offload-cxx's generated code must #include it; rename the file");
+      else if (SmallString<256> Abs(In); isCxxSource(In) && !sys::fs::make_absolute(Abs) &&
+               !includablePath(Abs) && mentions(In))
+        fail("cannot compile '" + In + "': the path of its folder holds a newline, or both '\"' "
+             "and '>', and offload-cxx's generated code must #include it; rename or move the "
+             "folder");
       else if (!ExplicitLanguage && sys::path::extension(In) == ".c" && mentions(In))
         // g++ compiles it as C++; clang, which compiles its kernels for the devices, as C.
         fail("'" + In + "' uses offload, and a file with kernels needs a C++ name (.cpp, .cc, "
