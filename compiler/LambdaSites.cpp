@@ -40,7 +40,13 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const ValueDecl *D = E->getDecl();
     const auto *V = dyn_cast<VarDecl>(D);
-    // (A static local, like a global, is not captured: the body names it where it is.)
+    // (A static local, like a global, is not captured: the body names it where it is; one of the
+    // function around the lambda is kept apart, to be refused.)
+    if (V && V->isStaticLocal() && !inside(D)) {
+      if (Seen.insert(D).second)
+        StaticLocals.push_back({V, E->getLocation()});
+      return true;
+    }
     if (!(V ? V->hasLocalStorage() : isa<BindingDecl>(D)) || inside(D))
       return true;
     if (Seen.insert(D).second)
@@ -58,6 +64,8 @@ public:
   bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
 
   SmallVector<std::pair<const ValueDecl *, SourceLocation>, 8> Uses;
+  /// Static locals of the functions around the lambda that its body names.
+  SmallVector<std::pair<const VarDecl *, SourceLocation>, 2> StaticLocals;
   SourceLocation This;  ///< the first use of `this`, if any
 
 private:
@@ -223,6 +231,19 @@ private:
                        "the host object: copy the members it needs into locals and capture those");
       return;
     }
+    // A static local of the function around the lambda lives in the host's memory: the CPU
+    // device read it there, a GPU a copy without its value (0: the H100 run of 2026-12-05).
+    // A constant number is its value wherever it is read.
+    for (const auto &[V, UseAt] : Body.StaticLocals)
+      if (!(V->getType()->isScalarType() && V->isUsableInConstantExpressions(Ctx))) {
+        error(UseAt, "offload::parallel_for: the lambda uses '" + V->getNameAsString() +
+                         "', a static variable of the function around it, which lives in the "
+                         "host's memory (a GPU has no copy of its value): copy it into a local "
+                         "variable and capture that");
+        Ok = false;
+      }
+    if (!Ok)
+      return;
     for (const auto &[V, UseAt] : Body.Uses) {
       const std::string Name = V->getNameAsString();
       if (Lambda->getCaptureDefault() == LCD_ByRef &&

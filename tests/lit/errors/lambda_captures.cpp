@@ -36,6 +36,9 @@ int main() {
   const std::pair<int, int> pr{1, 2};
   offload::parallel_for(offload::range{8}, [=](std::size_t i) { s[i] = pr.first; });
   (offload::parallel_for)(offload::range{8}, [=](std::size_t i) { s[i] = 4; });
+  static int counter = 7;
+  static const int fixed = 9;
+  offload::parallel_for(offload::range{8}, [=](std::size_t i) { s[i] = counter + fixed; });
 }
 // CHECK-DAG: lambda_captures.cpp:14:81: error: offload::parallel_for: the lambda uses 'this'; a kernel cannot reach the host object: copy the members it needs into locals and capture those
 // CHECK-DAG: lambda_captures.cpp:23:65: error: offload::parallel_for: the lambda captures 'total' by reference ([&]); capture by value ([=]): a std::span of the data for an array or container, an offload::device_ptr for a buffer's data
@@ -47,4 +50,6 @@ int main() {
 // CHECK-DAG: lambda_captures.cpp:31:34: error: offload::parallel_reduce: the operation cannot be a lambda (the device must name its type): use std::plus<>{}, offload::minimum<>{}, offload::maximum<>{} or a struct with operator()
 // CHECK-DAG: lambda_captures.cpp:35:72: error: offload::parallel_for: the lambda captures 'loc' of type 'struct local', which the device's code cannot name (a local, unnamed or anonymous-namespace type, or a lambda): declare the type at namespace scope
 // CHECK-DAG: lambda_captures.cpp:37:72: error: offload::parallel_for: the lambda captures 'pr' of type 'const std::pair<int, int>', which is not trivially copyable (a lambda's captures travel as its bytes): capture its members as separate variables, or a trivially copyable struct
+// CHECK-DAG: lambda_captures.cpp:41:72: error: offload::parallel_for: the lambda uses 'counter', a static variable of the function around it, which lives in the host's memory (a GPU has no copy of its value): copy it into a local variable and capture that
+// CHECK-NOT: 'fixed'
 // CHECK-NOT: warning:
