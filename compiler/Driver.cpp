@@ -646,6 +646,7 @@ int main(int argc, char **argv) {
   SmallString<256> TempDir;
   std::string Stem = Output.empty() ? "offload" : tempStem(Output);
   if (KeepTemps) {
+    protectFiles(std::vector<std::string>(Inputs.begin(), Inputs.end()));
     if (SaveTempsWhere != "cwd")
       TempDir = sys::path::parent_path(Output);
     if (TempDir.empty())

@@ -137,7 +137,26 @@ void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::strin
     Args.push_back("-fgnuc-version=" + V);
 }
 
+static std::vector<std::string> ProtectedFiles;
+
+void protectFiles(ArrayRef<std::string> Paths) {
+  for (const std::string &P : Paths)
+    if (sys::fs::exists(P))
+      ProtectedFiles.push_back(P);
+}
+
 Error writeFile(StringRef Path, StringRef Contents) {
+  // A generated file never replaces an input (adversarial pass: `-save-temps solver.cpu.cpp -o
+  // solver` kept its CPU image's source as solver.cpu.cpp, over the user's).
+  for (const std::string &P : ProtectedFiles) {
+    bool Same = false;
+    if (!sys::fs::equivalent(P, Path, Same) && Same)
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' would be written over by a temporary file of this build "
+                               "(-save-temps keeps them beside the output, named after it): "
+                               "give the output another name, or leave -save-temps out",
+                               P.c_str());
+  }
   std::error_code EC;
   raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
   if (EC)

@@ -43,6 +43,10 @@ void appendUserFlagsForClang(std::vector<std::string> &Args, llvm::ArrayRef<std:
 /// --host-compiler, or a launcher's); none for clang++.
 void setGccHostCompiler(const std::string &HostCompiler);
 
+/// Files writeFile must never write over (the build's inputs): it returns an error naming one
+/// instead.
+void protectFiles(llvm::ArrayRef<std::string> Paths);
+
 /// A file's stem for the names of temporary files, at most 48 characters (a temporary name joins
 /// the output's stem and a source's: two 250-character names passed NAME_MAX).
 std::string tempStem(llvm::StringRef Path);
