@@ -710,7 +710,7 @@ int main(int argc, char **argv) {
     // .dwo, --coverage's .gcno, -fstack-usage's .su) is where g++ puts it, named as g++ names it.
     const std::string Object =
         Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
-    if (llvm::none_of(Command, [](StringRef A) { return A.starts_with("-o"); }))
+    if (llvm::none_of(Command, [](StringRef A) { return A.starts_with("-o") || A.starts_with("--output"); }))
       Command.insert(Command.end(), {"-o", Object});
     // An output that is not a plain file (-o /dev/null): the object the pipeline reads is made
     // beside the temporaries (compileToObject then writes into the output, as g++ does).

@@ -63,6 +63,7 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
     U.Link.push_back(A.str());
   };
   int Out = 1;
+  std::string PendingInclude;  // -Wp,-include / -Xpreprocessor -include: its file comes next
   for (int I = 1; I < argc;) {
     StringRef A = argv[I];
     if (A == "--") {  // the rest are inputs
@@ -181,16 +182,25 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
         if (!CompileOnly)
           U.Link.push_back(argv[I + W]);
       }
-      // Macros given to the preprocessor directly (-Wp,-DX / -Xpreprocessor -DX) reach the
-      // device compiles too, or the GPU would compile the code another way than g++.
+      // Macros and forced includes given to the preprocessor directly (-Wp,-DX,
+      // -Wp,-include,f.h, -Xpreprocessor -DX, -Xpreprocessor -include -Xpreprocessor f.h) reach
+      // the device compiles too, or the GPU would compile the code another way than g++.
       SmallVector<StringRef> Pieces;
       if (A.starts_with("-Wp,"))
         A.drop_front(4).split(Pieces, ',');
       else if (O.matches(options::OPT_Xpreprocessor) && Words == 2)
         Pieces.push_back(argv[I + 1]);
-      for (StringRef P : Pieces)
-        if ((P.starts_with("-D") || P.starts_with("-U")) && P.size() > 2)
+      for (StringRef P : Pieces) {
+        if (!PendingInclude.empty()) {  // the file of a -include or -imacros before it
+          U.Preprocessor.push_back(PendingInclude);
+          U.Preprocessor.push_back(sys::fs::exists(P) ? absolutePath(P) : P.str());
+          PendingInclude.clear();
+        } else if ((P.starts_with("-D") || P.starts_with("-U")) && P.size() > 2) {
           U.Preprocessor.push_back(P.str());
+        } else if (P == "-include" || P == "-imacros") {
+          PendingInclude = P.str();
+        }
+      }
       if ((A.starts_with("-f") || A.starts_with("-m")) && Words == 1 &&
           !O.matches(options::OPT_UNKNOWN) && suitsCpuImage(A))
         U.Cpu.push_back(A.str());
@@ -219,8 +229,11 @@ bool isFloatingPointFlag(StringRef F) {
 bool isLanguageFlag(StringRef F) {
   static const char *const Names[] = {"unsigned-char", "signed-char",    "char8_t",
                                       "wrapv",         "short-wchar",    "operator-names",
-                                      "gnu-keywords",  "ms-extensions",  "strict-enums"};
-  if (F == "-ansi")
+                                      "gnu-keywords",  "ms-extensions",  "strict-enums",
+                                      "short-enums",   "pack-struct"};
+  if (F == "-ansi" || F == "-trigraphs" || F.starts_with("-fexec-charset=") ||
+      F.starts_with("-finput-charset=") || F.starts_with("-fwide-exec-charset=") ||
+      F.starts_with("-fpack-struct="))
     return true;
   if (!F.consume_front("-f"))
     return false;

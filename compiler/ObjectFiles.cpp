@@ -177,7 +177,7 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
       if (!Data)
         return createStringError(inconvertibleErrorCode(), "cannot read '%s': %s", Input.c_str(),
                                  toString(Data.takeError()).c_str());
-      if (Data->begin() < Whole.begin() || Data->end() > Whole.end())
+      if (!Ar->isThin() && (Data->begin() < Whole.begin() || Data->end() > Whole.end()))
         return createStringError(inconvertibleErrorCode(),
                                  "cannot read '%s': a member runs past the end of the archive "
                                  "(truncated?)",

@@ -1,0 +1,1 @@
+#define SCALE 7
