@@ -320,14 +320,29 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
   if (Error E = setRPath(*Patchelf, Dir + "/lib/offload-cxx/offload-cxx-devices", "$ORIGIN/..", Temp))
     return E;
 
-  StringSet<> Copied;
+  StringMap<std::pair<std::string, std::string>> Copied;  // soname -> (path, the binary's)
   for (const std::string &B : Binaries) {
     auto Libs = neededLibraries(B, Temp);
     if (!Libs)
       return Libs.takeError();
     for (auto &[Soname, Path] : *Libs) {
-      if (fromTheNode(Soname) || !Copied.insert(Soname).second)
+      if (fromTheNode(Soname))
         continue;
+      // One lib/ folder: two programs that load different files of one name cannot share it
+      // (adversarial pass: the second program ran with the first one's library, silently).
+      if (auto It = Copied.find(Soname); It != Copied.end()) {
+        bool Same = false;
+        if (It->second.first != Path &&
+            (sys::fs::equivalent(It->second.first, Path, Same) || !Same))
+          return createStringError(
+              inconvertibleErrorCode(),
+              "'%s' and '%s' load different libraries named '%s' ('%s' and '%s'), and a "
+              "bundle holds one: bundle them separately",
+              It->second.second.c_str(), B.c_str(), Soname.c_str(), It->second.first.c_str(),
+              Path.c_str());
+        continue;
+      }
+      Copied[Soname] = {Path, B};
       if (Error E = copyFile(Path, Dir + "/lib/" + Soname, Readable))
         return E;
       if (Error E = setRPath(*Patchelf, Dir + "/lib/" + Soname, "$ORIGIN", Temp))
