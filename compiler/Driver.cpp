@@ -326,6 +326,22 @@ std::vector<std::string> hostCommandAsWritten(const std::string &Name, ArrayRef<
 int main(int argc, char **argv) {
   rememberStartingSignals();  // before LLVM's handlers (Subprocess.h)
   InitLLVM Init(argc, argv);
+  // Response files (@file, as CMake and make write long command lines): expanded first, as g++
+  // expands them, so that what they hold is read as the same words on the command line would be
+  // (adversarial pass: --define-macro X, -include f and -Wl,... in an @file were misread).
+  static BumpPtrAllocator ArgMemory;
+  static std::vector<char *> ExpandedArgv;
+  if (std::any_of(argv + 1, argv + argc, [](const char *A) { return A[0] == '@'; })) {
+    SmallVector<const char *, 64> Words(argv, argv + argc);
+    cl::ExpansionContext Expansion(ArgMemory, cl::TokenizeGNUCommandLine);
+    if (Error E = Expansion.expandResponseFiles(Words))
+      fail(toString(std::move(E)));
+    for (const char *W : Words)
+      ExpandedArgv.push_back(const_cast<char *>(W));
+    argc = int(ExpandedArgv.size());
+    ExpandedArgv.push_back(nullptr);
+    argv = ExpandedArgv.data();
+  }
   handleEndingSignals();
   // As the user wrote it (takeUserFlags sorts the flags out of argv).
   const std::vector<std::string> RawArgs(argv + 1, argv + argc);
