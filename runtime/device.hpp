@@ -53,6 +53,9 @@ public:
     (void)kernel, (void)dynamic_shared_bytes;
     return 0;
   }
+  /// The device's multiprocessors (NVIDIA's SMs), or 0 when it cannot say: a range launch
+  /// of few work-items is cut into enough workgroups to reach them (launch_checks.cpp).
+  virtual std::uint32_t compute_units() { return 0; }
   /// Enqueues the launch, its slots holding device values (mapped arguments at their device
   /// copies). The CPU device runs it here and throws what the kernel did (offload::error).
   virtual void launch(const kernel_info *kernel, const detail::launch_request &request,

@@ -23,9 +23,10 @@ namespace offload::rt {
 void check_launch_shape(const detail::launch_request &request, const kernel_info *kernel);
 
 /// An offload::range launch gets its shape for the device it runs on: the occupancy calculator's
-/// workgroup size on GPUs (256 where it cannot say), 1024 work-items per workgroup on the CPU
-/// device (256 for kernels whose work-items are fibers), fewer for a small range (whole warps),
-/// and enough workgroups to cover the range. Other launches are left as they are.
+/// workgroup size on GPUs (256 where it cannot say), halved (down to 64) while the range would
+/// give fewer workgroups than the GPU has multiprocessors; 1024 work-items per workgroup on the
+/// CPU device (256 for kernels whose work-items are fibers), fewer for a small range (whole
+/// warps), and enough workgroups to cover the range. Other launches are left as they are.
 void shape_range(detail::launch_request &request, const device &on, stream &s,
                  const kernel_info *kernel);
 

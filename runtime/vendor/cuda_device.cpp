@@ -12,6 +12,7 @@
 #include "../registry.hpp"
 #include "../settings.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -32,6 +33,7 @@ public:
   bool can_launch(const kernel_info *kernel) override;
   std::uint32_t occupancy_workgroup_size(const kernel_info &kernel,
                                          std::uint32_t dynamic_shared_bytes) override;
+  std::uint32_t compute_units() override;
   void launch(const kernel_info *kernel, const detail::launch_request &request,
               const abi::slot_t *slots) override;
   void sync() override;
@@ -51,11 +53,13 @@ private:
 
 class cuda_gpu final : public device {
 public:
-  cuda_gpu(int number, std::string name, const cuda_driver &d, void *context, std::string arch)
+  cuda_gpu(int number, std::string name, const cuda_driver &d, void *context, std::string arch,
+           std::uint32_t multiprocessors)
       : device(number, std::move(name)), d_(d), context_(context), arch_(std::move(arch)),
-        pool_(this, &allocate_block, &free_block) {}
+        multiprocessors_(multiprocessors), pool_(this, &allocate_block, &free_block) {}
 
   const cuda_driver &driver() const { return d_; }
+  std::uint32_t multiprocessors() const { return multiprocessors_; }
 
   void make_current() const {
     void *current = nullptr;
@@ -176,6 +180,7 @@ private:
   const cuda_driver &d_;
   void *context_;
   std::string arch_;
+  std::uint32_t multiprocessors_;  // 0: unknown
   memory_pool pool_;
   std::mutex lock_;
   std::map<const void *, void *> modules_;  // by image; null: did not load
@@ -275,6 +280,8 @@ bool cuda_stream::can_launch(const kernel_info *kernel) {
   return it->second != nullptr;
 }
 
+std::uint32_t cuda_stream::compute_units() { return gpu_.multiprocessors(); }
+
 std::uint32_t cuda_stream::occupancy_workgroup_size(const kernel_info &kernel,
                                                     std::uint32_t dynamic_shared_bytes) {
   const cuda_driver &d = gpu_.driver();
@@ -370,7 +377,12 @@ std::unique_ptr<device> make_cuda_device(int number, int ordinal, std::string na
   void *context = nullptr;
   if (!d || d->device_get(&dev, ordinal) != 0 || d->primary_ctx_retain(&context, dev) != 0)
     return nullptr;
-  return std::make_unique<cuda_gpu>(number, std::move(name), *d, context, d->arch(ordinal));
+  constexpr int multiprocessor_count = 16;  // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+  int multiprocessors = 0;
+  if (d->device_get_attribute(&multiprocessors, multiprocessor_count, dev) != 0)
+    multiprocessors = 0;
+  return std::make_unique<cuda_gpu>(number, std::move(name), *d, context, d->arch(ordinal),
+                                    static_cast<std::uint32_t>(std::max(multiprocessors, 0)));
 }
 
 } // namespace offload::rt::vendor

@@ -61,8 +61,14 @@ public:
     return true;
   }
 
+  std::uint32_t occupancy_workgroup_size(const kernel_info &, std::uint32_t) override {
+    return occupancy;
+  }
+  std::uint32_t compute_units() override { return units; }
+
   int launches = 0, syncs = 0, copies_in_order = 0;
   bool failing = false;
+  std::uint32_t occupancy = 0, units = 0;  // what a GPU would say (0: it cannot)
 };
 
 /// An argument of `bytes` at `p`, mapped as `how` says.

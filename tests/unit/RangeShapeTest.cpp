@@ -1,0 +1,68 @@
+// Unit tests for the shape of an offload::range launch (runtime/launch_checks.cpp's
+// shape_range), over the counting device of counting_device.hpp standing for a GPU.
+#include "counting_device.hpp"
+#include "launch_sequence.hpp"
+#include "registry.hpp"
+
+#include <offload/launch.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace offload::rt;
+using offload::rt::testing::counting_device;
+using offload::rt::testing::counting_stream;
+
+namespace {
+
+offload::detail::launch_request over(std::uint64_t items, const kernel_info &kernel) {
+  offload::detail::launch_request r{};
+  r.kernel = &kernel;
+  r.where = {"test.cpp", "f", 1, 1};
+  r.is_range = true;
+  r.range_begin = 0;
+  r.range_end = items;
+  return r;
+}
+
+} // namespace
+
+TEST(RangeShape, ManyItemsKeepTheOccupancySize) {
+  counting_device d;
+  counting_stream s;
+  s.occupancy = 1024;
+  s.units = 132;
+  kernel_info k;
+  k.name = "k";
+  auto r = over(1 << 24, k);
+  shape_range(r, d, s, &k);
+  EXPECT_EQ(r.threads.x, 1024u);
+  EXPECT_EQ(r.workgroups.x, (1u << 24) / 1024);
+}
+
+TEST(RangeShape, FewItemsSpreadOverTheMultiprocessors) {
+  counting_device d;
+  counting_stream s;
+  s.occupancy = 1024;
+  s.units = 132;
+  kernel_info k;
+  k.name = "k";
+  auto r = over(2500, k);  // matrix-rotate's lambda port: 3 workgroups of 1024 before
+  shape_range(r, d, s, &k);
+  EXPECT_EQ(r.threads.x, 64u) << "halved while fewer workgroups than multiprocessors, to 64";
+  EXPECT_EQ(r.workgroups.x, (2500u + 63) / 64);
+  auto mid = over(132 * 256, k);
+  shape_range(mid, d, s, &k);
+  EXPECT_EQ(mid.threads.x, 256u) << "as many workgroups as multiprocessors: no smaller";
+}
+
+TEST(RangeShape, UnknownMultiprocessorsLeaveTheSize) {
+  counting_device d;
+  counting_stream s;
+  s.occupancy = 1024;
+  kernel_info k;
+  k.name = "k";
+  auto r = over(2500, k);
+  shape_range(r, d, s, &k);
+  EXPECT_EQ(r.threads.x, 1024u);
+  EXPECT_EQ(r.workgroups.x, 3u);
+}
