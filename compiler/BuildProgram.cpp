@@ -42,6 +42,18 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   // read after every object, the compiled sources' included.
   std::vector<std::string> LinkArchives, Objects;
   for (const std::string &In : Inputs) {
+    if (isOtherHostSource(In)) {  // C, assembly, preprocessed: g++'s object, as g++ makes it
+      const std::string Object = S.TempDir + "/" + S.Stem + "." +
+                                 std::to_string(HostObjects.size()) + "." + tempStem(In) + ".o";
+      Expected<std::vector<std::string>> Command = hostCompileCommand(In, Host, Object);
+      if (!Command)
+        return Fail(Command.takeError());
+      if (Error E = runCommand(*Command, S.Commands))
+        return Fail(std::move(E));
+      HostObjects.push_back(Object);
+      ObjectSources.push_back({Object, In});
+      continue;
+    }
     if (!isCxxSource(In)) {
       HostObjects.push_back(In);
       (isArchive(In) ? LinkArchives : Objects).push_back(In);

@@ -255,9 +255,15 @@ std::string stripCommentsAndLiterals(StringRef T) {
 /// name offload:: (not the tail of another name), or OFFLOAD_KERNEL.
 bool namesOffload(StringRef Code) {
   auto identifierChar = [](char C) { return isAlnum(C) || C == '_'; };
-  for (size_t At = Code.find("offload::"); At != StringRef::npos; At = Code.find("offload::", At + 1))
-    if (At == 0 || !identifierChar(Code[At - 1]))
-      return true;
+  for (size_t At = Code.find("offload::"); At != StringRef::npos; At = Code.find("offload::", At + 1)) {
+    if (At > 0 && identifierChar(Code[At - 1]))
+      continue;  // myoffload::
+    // `a::offload::` (a namespace of the user's own) is not ours; `::offload::` is.
+    StringRef Before = Code.take_front(At).rtrim();
+    if (Before.consume_back("::") && !Before.rtrim().empty() && identifierChar(Before.rtrim().back()))
+      continue;
+    return true;
+  }
   for (size_t At = Code.find("OFFLOAD_KERNEL"); At != StringRef::npos;
        At = Code.find("OFFLOAD_KERNEL", At + 1))
     if ((At == 0 || !identifierChar(Code[At - 1])) &&
@@ -860,6 +866,16 @@ int main(int argc, char **argv) {
   };
   if (CompileOnly) {
     for (const std::string &Source : Inputs) {
+      if (isOtherHostSource(Source)) {  // C, assembly, preprocessed beside a C++ source: g++'s
+        const std::string Object =
+            Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
+        std::vector<std::string> Command = check(hostCompileCommand(Source, hostOptions(), Object));
+        if (Error E = runCommand(Command, Cmd)) {
+          consumeError(std::move(E));  // the host compiler said why
+          exitFailed();
+        }
+        continue;
+      }
       if (!isCxxSource(Source))
         fail("-c compiles C++ sources; '" + Source + "' is not one");
       HostPassOptions HO = hostOptions();

@@ -415,6 +415,10 @@ bool isCxxSource(StringRef Path) {
          Ext == ".cp" || Ext == ".CPP";  // (g++'s and clang's C++ names, all of them)
 }
 
+bool isOtherHostSource(StringRef Path) {
+  return llvm::is_contained({".c", ".i", ".ii", ".s", ".S", ".sx"}, sys::path::extension(Path));
+}
+
 std::string linkMessagesForUser(StringRef Messages,
                                 ArrayRef<std::pair<std::string, std::string>> ObjectSources,
                                 StringRef TempDir) {
@@ -477,6 +481,12 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
     Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
     return runCommand(Link, O.Commands);
   }
+  // offload's runtime is a shared library (it loads the GPU drivers, which are): a fully static
+  // program cannot hold it — one line, not the linker's wall of undefined references.
+  if (llvm::any_of(O.LinkArgs, [](StringRef A) { return A == "-static" || A == "--static"; }))
+    return createStringError(inconvertibleErrorCode(),
+                             "-static: a program with kernels links offload's runtime, a shared "
+                             "library that loads the GPU drivers; link without -static");
   Link.insert(Link.end(), Added.begin(), Added.end());
   Link.insert(Link.end(), {"-o", OutPath.str()});
   for (std::string &A : runtimeLinkArgs(O.RuntimeLibDir))

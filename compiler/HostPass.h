@@ -84,6 +84,9 @@ std::optional<std::string> fasterLinkerFlag(llvm::ArrayRef<std::string> UserLink
 
 /// Whether Path names a C++ source file (by its extension).
 bool isCxxSource(llvm::StringRef Path);
+/// Whether Path names a source of another kind g++ compiles (C, preprocessed, assembly: .c, .i,
+/// .ii, .s, .S, .sx): the host compiler's alone, no kernel in it.
+bool isOtherHostSource(llvm::StringRef Path);
 
 /// Links host objects (and archives) with the registration of File and the runtime.
 /// The linker's messages as the user should read them: objects made from the user's sources
