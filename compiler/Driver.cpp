@@ -849,12 +849,27 @@ int main(int argc, char **argv) {
       O.CompileArgs.push_back(SaveTempsWhere.empty() ? "-save-temps" : "-save-temps=" + SaveTempsWhere);
     for (const std::string &F : HostFlags)
       O.CompileArgs.push_back(F);
-    for (const std::string &D : LinkDirs)
-      O.LinkArgs.push_back("-L" + D);
-    for (const std::string &Lib : LinkLibs)
-      O.LinkArgs.push_back("-l" + Lib);
-    for (const std::string &F : HostLinkFlags)
-      O.LinkArgs.push_back(F);
+    // -L, -l and the link's flags, each at its place among the inputs (HostPassOptions).
+    auto inputsBefore = [&](unsigned Position) {
+      unsigned N = 0;
+      for (unsigned I = 0; I < Inputs.size(); ++I)
+        N += Inputs.getPosition(I) < Position;
+      return N;
+    };
+    // In one order: llvm::cl's position P of an argument is 2P, a flag that stood before the
+    // argument at P is 2P - 1.
+    std::vector<std::pair<unsigned, std::string>> Placed;  // (order, argument)
+    for (unsigned I = 0; I < LinkDirs.size(); ++I)
+      Placed.push_back({2 * LinkDirs.getPosition(I), "-L" + LinkDirs[I]});
+    for (unsigned I = 0; I < LinkLibs.size(); ++I)
+      Placed.push_back({2 * LinkLibs.getPosition(I), "-l" + LinkLibs[I]});
+    for (size_t I = 0; I < HostLinkFlags.size(); ++I)
+      Placed.push_back({I < User.LinkAt.size() ? 2 * User.LinkAt[I] - 1 : ~0u, HostLinkFlags[I]});
+    llvm::stable_sort(Placed, [](const auto &A, const auto &B) { return A.first < B.first; });
+    for (auto &[Order, Arg] : Placed) {
+      O.LinkArgs.push_back(Arg);
+      O.LinkArgsAfter.push_back(Order == ~0u ? unsigned(Inputs.size()) : inputsBefore(Order / 2 + Order % 2));
+    }
     O.DepFlag = S.DepFlag;
     O.OffloadIncludeDir = L.IncludeDir;
     O.RuntimeLibDir = L.RuntimeLibDir;

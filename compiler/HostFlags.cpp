@@ -58,11 +58,16 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
     return U;
   const opt::OptTable &Table = clang::getDriverOptTable();
   opt::InputArgList List(argv, argv + argc);
+  int Out = 1;
+  // Each link argument with its place among the arguments kept for llvm::cl (UserFlags::LinkAt).
+  auto addLink = [&](StringRef A) {
+    U.Link.push_back(A.str());
+    U.LinkAt.push_back(unsigned(Out));
+  };
   auto both = [&](StringRef A) {
     U.Compile.push_back(A.str());
-    U.Link.push_back(A.str());
+    addLink(A);
   };
-  int Out = 1;
   std::string PendingInclude;  // -Wp,-include / -Xpreprocessor -include: its file comes next
   for (int I = 1; I < argc;) {
     StringRef A = argv[I];
@@ -88,7 +93,7 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
       for (int W = I; W < I + 2; ++W) {
         U.Compile.push_back(argv[W]);
         if (A == "-wrapper")
-          U.Link.push_back(argv[W]);
+          addLink(argv[W]);
       }
       I += 2;
       continue;
@@ -160,7 +165,7 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
     } else if (A.starts_with("-Wl,") || O.matches(options::OPT_Xlinker) || A == "-T" ||
                A == "-u" || A == "-z" || A == "-e") {
       for (unsigned W = 0; W < Words; ++W)
-        U.Link.push_back(argv[I + W]);
+        addLink(argv[I + W]);
     } else {
       // A precompiled header (`-x c++-header`: CMake's target_precompile_headers) is g++'s own
       // product too, with no kernel to build (adversarial pass: the .gch went through objcopy).
@@ -180,7 +185,7 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
       for (unsigned W = 0; W < Words; ++W) {
         U.Compile.push_back(argv[I + W]);
         if (!CompileOnly)
-          U.Link.push_back(argv[I + W]);
+          addLink(argv[I + W]);
       }
       // Macros and forced includes given to the preprocessor directly (-Wp,-DX,
       // -Wp,-include,f.h, -Xpreprocessor -DX, -Xpreprocessor -include -Xpreprocessor f.h) reach

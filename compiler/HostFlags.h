@@ -29,6 +29,11 @@ struct UserFlags {
   /// The host compile: all but -Wl/-Xlinker; the host link: all but -W, -x, -M and the
   /// preprocessor's. -Xcompiler <arg> and -Xhost <arg> go to both.
   std::vector<std::string> Compile, Link;
+  /// For each of Link, its place among the arguments left in argv for llvm::cl: it came before
+  /// argv[LinkAt] (llvm::cl's position of an input, -l or -L) and after the one before. The link
+  /// keeps the user's order (`a.o -Wl,--whole-archive libx.a -Wl,--no-whole-archive`,
+  /// `-Wl,-Bstatic -lu -Wl,-Bdynamic` mean nothing in another order).
+  std::vector<unsigned> LinkAt;
   /// -isystem, -iquote, -idirafter, -include, -imacros (folders made absolute): every compile —
   /// the host-metadata parse, the device compiles and the host compile — as -I and -D are.
   std::vector<std::string> Preprocessor;

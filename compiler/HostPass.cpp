@@ -472,13 +472,21 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
       return Written.takeError();
     Added = std::move(*Written);
   }
-  std::vector<std::string> Link = {*Compiler};
-  Link.insert(Link.end(), Objects.begin(), Objects.end());
+  // The objects with the user's link arguments between them where the user wrote them
+  // (HostPassOptions::LinkArgsAfter); Trailing: those after the last object.
+  std::vector<std::string> Link = {*Compiler}, Trailing;
+  const bool Placed = O.LinkArgsAfter.size() == O.LinkArgs.size();
+  for (size_t Next = 0, Object = 0; Object <= Objects.size(); ++Object) {
+    for (; Next < O.LinkArgs.size() && (!Placed || O.LinkArgsAfter[Next] <= Object); ++Next)
+      (Object < Objects.size() && Placed ? Link : Trailing).push_back(O.LinkArgs[Next]);
+    if (Object < Objects.size())
+      Link.push_back(Objects[Object]);
+  }
   // No kernel, no object that calls the runtime: linked as the host compiler links it (no
   // runtime, no libLLVM loaded at start-up, the floating-point environment untouched).
   if (File.Kernels.Kernels.empty() && !needsOffloadRuntime(Objects)) {
     Link.insert(Link.end(), {"-o", OutPath.str()});
-    Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
+    Link.insert(Link.end(), Trailing.begin(), Trailing.end());
     return runCommand(Link, O.Commands);
   }
   // offload's runtime is a shared library (it loads the GPU drivers, which are): a fully static
@@ -493,7 +501,7 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
     Link.push_back(std::move(A));
   if (std::optional<std::string> Linker = fasterLinkerFlag(O.LinkArgs))
     Link.push_back(*Linker);
-  Link.insert(Link.end(), O.LinkArgs.begin(), O.LinkArgs.end());
+  Link.insert(Link.end(), Trailing.begin(), Trailing.end());
   // The linker's messages name the objects it read: an object made here from a source is named
   // by that source (ld: "/tmp/offload-cxx-1234/prog.a.host.o: in function `main'" → "a.cpp: ...").
   std::string Messages;

@@ -28,6 +28,9 @@ struct HostPassOptions {
   std::string HostCompiler = "g++";
   std::vector<std::string> CompileArgs;  ///< the user's flags for the host compile
   std::vector<std::string> LinkArgs;     ///< -L, -l, -Wl, extra objects
+  /// For each of LinkArgs, how many of the link's objects come before it (in the order the
+  /// user wrote them); empty: all after them.
+  std::vector<unsigned> LinkArgsAfter;
   /// "-MD"/"-MMD" when the user asked for a dependency file: the host compile writes
   /// <object>.d, merged with the device compiles' into the user's file (DepFile.h).
   std::string DepFlag;

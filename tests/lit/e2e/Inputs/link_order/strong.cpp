@@ -1,0 +1,1 @@
+float helper(float v) { return v + 500.0f; }

@@ -1,0 +1,1 @@
+int uval() { return 1; }

@@ -1,0 +1,1 @@
+__attribute__((weak)) float helper(float v) { return v + 100.0f; }
