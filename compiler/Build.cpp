@@ -503,8 +503,11 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<Dev
   // One unit's program keeps its manifest whole: its source and hash let --pass=host refuse a
   // device image made from other code.
   Program.Kernels = Files.size() == 1 ? Files[0].Kernels : Merged->Kernels;
-  for (const ManifestKernel &K : Program.Kernels.Kernels)
+  std::map<std::string, std::string> EntryNames;  // for the device link's errors
+  for (const ManifestKernel &K : Program.Kernels.Kernels) {
     DO.KernelNames[cpuEntryName(K)] = K.Name;
+    EntryNames[K.Entry] = K.Name;
+  }
   for (auto &[Arch, Bitcodes] : Merged->BitcodeByArch) {
     std::string Linked = DO.TempDir + "/" + DO.TempStem + "." + Arch.name() + ".bc";
     // The CPU image's calls are resolved by the program's own link; a single unit's device code
@@ -521,7 +524,7 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<Dev
           if (!E.UsesBarriers)
             NoBarriers.push_back(E.Symbol);
     if (!S.Commands.DryRun)
-      if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools, NoBarriers))
+      if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools, NoBarriers, EntryNames))
         return E;
     Expected<DeviceImage> Image = lowerDeviceBitcode(Linked, Arch, *Tools, DO);
     if (!Image)

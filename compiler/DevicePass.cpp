@@ -227,12 +227,15 @@ Expected<std::string> compileDeviceBitcode(const Manifest &M, const OffloadArch 
 
 /// The kernel (its host name, demangled) whose device code reaches a call to F: callers are
 /// followed up to an entry `__offload_entry<mangled kernel>`.
-static std::string kernelReaching(const Function &F) {
+static std::string kernelReaching(const Function &F,
+                                  const std::map<std::string, std::string> &EntryNames) {
   std::vector<const Function *> Work = {&F};
   std::set<const Function *> Seen = {&F};
   while (!Work.empty()) {
     const Function *G = Work.back();
     Work.pop_back();
+    if (auto It = EntryNames.find(G->getName().str()); It != EntryNames.end())
+      return It->second;  // the kernel's own name: "lambda at f.cpp:12" for a lambda's
     if (G->getName().starts_with("__offload_entry"))
       return demangle(G->getName().drop_front(strlen("__offload_entry")).str());
     for (const User *U : G->users())
@@ -240,12 +243,16 @@ static std::string kernelReaching(const Function &F) {
         if (const Function *Caller = I->getFunction(); Caller && Seen.insert(Caller).second)
           Work.push_back(Caller);
   }
-  return demangle(F.getName().str());  // reached from no entry: a kernel itself, inlined away
+  // Reached from no entry: a kernel itself, its entry's copy inlined away.
+  if (auto It = EntryNames.find(deviceEntryName(F.getName())); It != EntryNames.end())
+    return It->second;
+  return demangle(F.getName().str());
 }
 
 Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
                         const OffloadArch &Arch, const Toolchain &Tools,
-                        ArrayRef<std::string> KnownNoBarriers) {
+                        ArrayRef<std::string> KnownNoBarriers,
+                        const std::map<std::string, std::string> &EntryNames) {
   LLVMContext Ctx;
   auto Merged = std::make_unique<Module>("offload-cxx.device", Ctx);
   Linker L(*Merged);
@@ -318,7 +325,7 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
       else
         Users.insert(Users.end(), U->user_begin(), U->user_end());
     }
-    const std::string Kernel = I ? kernelReaching(*I->getFunction()) : std::string("?");
+    const std::string Kernel = I ? kernelReaching(*I->getFunction(), EntryNames) : std::string("?");
     return createStringError(inconvertibleErrorCode(),
                              "kernel '%s' uses the global variable '%s', which exists only on the "
                              "host: pass its value (or a pointer to it) as a kernel parameter",
@@ -339,7 +346,7 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
           "kernel '%s' calls printf, which LLVM 22 offers on %s only through the OpenMP device "
           "runtime, which offload-cxx images do not link: print from the host, or build for "
           "NVIDIA or the CPU device",
-          kernelReaching(F).c_str(), Arch.name().c_str());
+          kernelReaching(F, EntryNames).c_str(), Arch.name().c_str());
     if (Name.starts_with("__ocml_") || Name.starts_with("__ockl_") || Name.starts_with("__nv_"))
       return createStringError(
           inconvertibleErrorCode(),
@@ -348,7 +355,7 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
           Arch.name().c_str(), Name.str().c_str(), Arch.name().c_str(),
           Nvidia ? "" : " (ROCm's device libraries are not packaged): build this program for "
                         "NVIDIA or the CPU device, or avoid <cmath> in its kernels");
-    const std::string Kernel = kernelReaching(F), Callee = demangle(Name.str());
+    const std::string Kernel = kernelReaching(F, EntryNames), Callee = demangle(Name.str());
     if (StringRef(Callee).starts_with("offload::detail::") ||
         StringRef(Callee).starts_with("offload::rt::"))
       return createStringError(inconvertibleErrorCode(),
