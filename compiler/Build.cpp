@@ -506,7 +506,8 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<Dev
   std::map<std::string, std::string> EntryNames;  // for the device link's errors
   for (const ManifestKernel &K : Program.Kernels.Kernels) {
     DO.KernelNames[cpuEntryName(K)] = K.Name;
-    EntryNames[K.Entry] = K.Name;
+    if (StringRef(K.Name).starts_with("lambda at"))  // (others: their demangled signature)
+      EntryNames[K.Entry] = K.Name;
   }
   for (auto &[Arch, Bitcodes] : Merged->BitcodeByArch) {
     std::string Linked = DO.TempDir + "/" + DO.TempStem + "." + Arch.name() + ".bc";

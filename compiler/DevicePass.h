@@ -90,7 +90,8 @@ llvm::Expected<std::string> compileDeviceBitcode(const Manifest &M, const Offloa
 /// unresolved is an error naming the function.
 /// KnownNoBarriers (the CPU image): functions other files export that are known to reach no
 /// barrier (their manifests' exports), so that a kernel calling one is not sent to fibers for it.
-/// EntryNames: the kernels' names by entry symbol ("lambda at f.cpp:12"), for its errors.
+/// EntryNames: lambda kernels' names by entry symbol ("lambda at f.cpp:12"), for its errors
+/// (other kernels are named by their demangled signature, `hello(int, double)`).
 llvm::Error linkDeviceBitcode(llvm::ArrayRef<std::string> Inputs, const std::string &Output,
                               const OffloadArch &Arch, const Toolchain &Tools,
                               llvm::ArrayRef<std::string> KnownNoBarriers = {},
