@@ -26,43 +26,41 @@ offload::detail::launch_request over(std::uint64_t items, const kernel_info &ker
 
 } // namespace
 
-TEST(RangeShape, ManyItemsKeepTheOccupancySize) {
+/// A GPU whose occupancy calculator says 1024 and that has 132 multiprocessors (an H100), and
+/// the kernel shaped for it.
+struct RangeShape : ::testing::Test {
+  RangeShape() {
+    s.occupancy = 1024;
+    s.units = 132;
+    k.name = "k";
+  }
+  offload::detail::launch_request shaped(std::uint64_t items) {
+    auto r = over(items, k);
+    shape_range(r, d, s, &k);
+    return r;
+  }
   counting_device d;
   counting_stream s;
-  s.occupancy = 1024;
-  s.units = 132;
   kernel_info k;
-  k.name = "k";
-  auto r = over(1 << 24, k);
-  shape_range(r, d, s, &k);
+};
+
+TEST_F(RangeShape, ManyItemsKeepTheOccupancySize) {
+  auto r = shaped(1 << 24);
   EXPECT_EQ(r.threads.x, 1024u);
   EXPECT_EQ(r.workgroups.x, (1u << 24) / 1024);
 }
 
-TEST(RangeShape, FewItemsSpreadOverTheMultiprocessors) {
-  counting_device d;
-  counting_stream s;
-  s.occupancy = 1024;
-  s.units = 132;
-  kernel_info k;
-  k.name = "k";
-  auto r = over(2500, k);  // matrix-rotate's lambda port: 3 workgroups of 1024 before
-  shape_range(r, d, s, &k);
+TEST_F(RangeShape, FewItemsSpreadOverTheMultiprocessors) {
+  auto r = shaped(2500);  // matrix-rotate's lambda port: 3 workgroups of 1024 before
   EXPECT_EQ(r.threads.x, 64u) << "halved while fewer workgroups than multiprocessors, to 64";
   EXPECT_EQ(r.workgroups.x, (2500u + 63) / 64);
-  auto mid = over(132 * 256, k);
-  shape_range(mid, d, s, &k);
+  auto mid = shaped(132 * 256);
   EXPECT_EQ(mid.threads.x, 256u) << "as many workgroups as multiprocessors: no smaller";
 }
 
-TEST(RangeShape, UnknownMultiprocessorsLeaveTheSize) {
-  counting_device d;
-  counting_stream s;
-  s.occupancy = 1024;
-  kernel_info k;
-  k.name = "k";
-  auto r = over(2500, k);
-  shape_range(r, d, s, &k);
+TEST_F(RangeShape, UnknownMultiprocessorsLeaveTheSize) {
+  s.units = 0;
+  auto r = shaped(2500);
   EXPECT_EQ(r.threads.x, 1024u);
   EXPECT_EQ(r.workgroups.x, 3u);
 }
