@@ -1,6 +1,7 @@
 // compiler/DevicePass.cpp — see DevicePass.h.
 #include "DevicePass.h"
 #include "DeviceDiagnostics.h"
+#include "PtxFixUps.h"
 #include "CpuImage.h"
 #include "cpu/WorkItemLoops.h"
 
@@ -117,37 +118,6 @@ Expected<std::string> readBytes(StringRef Path) {
   if (!Buffer)
     return createFileError(Path, Buffer.getError());
   return (*Buffer)->getBuffer().str();
-}
-
-/// The PTX's `.file N "PATH"` directives (from -gline-directives-only) with no '"' inside PATH:
-/// LLVM writes a path with a quote as it is, and ptxas then fails to parse the file. Such a quote
-/// becomes a "'" (the path only names places in ptxas's errors, DeviceDiagnostics.h).
-Error quoteSafeFileDirectives(const std::string &PtxPath) {
-  Expected<std::string> Ptx = readBytes(PtxPath);
-  if (!Ptx)
-    return Ptx.takeError();
-  SmallVector<StringRef> Lines;
-  StringRef(*Ptx).split(Lines, '\n');
-  std::string Out;
-  bool Changed = false;
-  for (StringRef Line : Lines) {
-    StringRef T = Line.ltrim();
-    size_t First = T.find('"'), Last = T.rfind('"');
-    if (T.starts_with(".file") && First != StringRef::npos && Last > First &&
-        T.substr(First + 1, Last - First - 1).contains('"')) {
-      std::string Path = T.substr(First + 1, Last - First - 1).str();
-      std::replace(Path.begin(), Path.end(), '"', '\'');
-      Out += (T.substr(0, First + 1) + Path + T.substr(Last)).str();
-      Changed = true;
-    } else {
-      Out += Line;
-    }
-    Out += '\n';
-  }
-  if (!Changed)
-    return Error::success();
-  Out.pop_back();
-  return writeFile(PtxPath, Out);
 }
 
 } // namespace
@@ -413,7 +383,7 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const Offlo
                              O.Commands))
       return E;
     if (!O.Commands.DryRun)
-      if (Error E = quoteSafeFileDirectives(Ptx))
+      if (Error E = fixUpPtxFile(Ptx))
         return E;
     std::string PtxasErrors;
     if (Error E = runCommandCapturingErrors({Tools.Ptxas, "-arch=" + Name, "-O3", Ptx, "-o",

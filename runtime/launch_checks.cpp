@@ -64,6 +64,12 @@ void shape_range(detail::launch_request &request, const device &on, stream &s,
   if (size == 0)
     size = on.is_cpu() && kernel && !kernel->uses_barriers ? 1024 : 256;
   size = std::min<std::uint64_t>(size, max_workgroup_threads);
+  // On a GPU at most 256 work-items, as CUDA programs' launches mostly are: the occupancy
+  // calculator says 1024 for a short kernel, and BabelStream's lambdas in workgroups of 1024
+  // streamed at 0.89-0.91 of CUDA's workgroups of 256 on an H200 (bench/RESULTS.md, 2026-12-05
+  // twenty-first entry); the kernels' version, in 256, at 1.00.
+  if (!on.is_cpu())
+    size = std::min<std::uint64_t>(size, 256);
   // Few work-items on a GPU: smaller workgroups (down to 64 work-items), so that there are at
   // least as many as multiprocessors — each work-item's work then runs on more of them
   // (matrix-rotate's lambda port: 2,500 long-running work-items in 3 workgroups of 1024 took

@@ -44,14 +44,16 @@ struct RangeShape : ::testing::Test {
   kernel_info k;
 };
 
-TEST_F(RangeShape, ManyItemsKeepTheOccupancySize) {
+TEST_F(RangeShape, ManyItemsTakeAtMost256) {
   auto r = shaped(1 << 24);
-  EXPECT_EQ(r.threads.x, 1024u);
-  EXPECT_EQ(r.workgroups.x, (1u << 24) / 1024);
+  EXPECT_EQ(r.threads.x, 256u) << "a GPU's occupancy size, at most 256 (BabelStream's lambdas)";
+  EXPECT_EQ(r.workgroups.x, (1u << 24) / 256);
+  s.occupancy = 128;  // a kernel of many registers
+  EXPECT_EQ(shaped(1 << 24).threads.x, 128u);
 }
 
 TEST_F(RangeShape, FewItemsSpreadOverTheMultiprocessors) {
-  auto r = shaped(2500);  // matrix-rotate's lambda port: 3 workgroups of 1024 before
+  auto r = shaped(2500);  // matrix-rotate's lambda port: 3 workgroups of 1024 once
   EXPECT_EQ(r.threads.x, 64u) << "halved while fewer workgroups than multiprocessors, to 64";
   EXPECT_EQ(r.workgroups.x, (2500u + 63) / 64);
   auto mid = shaped(132 * 256);
@@ -61,6 +63,6 @@ TEST_F(RangeShape, FewItemsSpreadOverTheMultiprocessors) {
 TEST_F(RangeShape, UnknownMultiprocessorsLeaveTheSize) {
   s.units = 0;
   auto r = shaped(2500);
-  EXPECT_EQ(r.threads.x, 1024u);
-  EXPECT_EQ(r.workgroups.x, 3u);
+  EXPECT_EQ(r.threads.x, 256u);
+  EXPECT_EQ(r.workgroups.x, 10u);
 }
