@@ -93,8 +93,11 @@ void report_launch(const detail::launch_request &request, const kernel_info *ker
   // where the launch is.
   const bool named_by_place =
       name == "lambda at " + at || name.starts_with("lambda at " + at + " ");
+  // A lambda whose body begins on another line than its launch: "lambda at f.cpp:12, launched
+  // at f.cpp:11" (two "at"s in a row read as one place).
+  const char *joint = name.starts_with("lambda at ") ? ", launched at " : " at ";
   info_line("launching kernel %s%s%s on %s%s with %s workgroups of %s threads", name.c_str(),
-            named_by_place ? "" : " at ", named_by_place ? "" : at.c_str(), on.name().c_str(), how,
+            named_by_place ? "" : joint, named_by_place ? "" : at.c_str(), on.name().c_str(), how,
             dims(g).c_str(), dims(t).c_str());
 }
 

@@ -210,29 +210,29 @@ template <class F> void parallel_for(const range &items, const F &f) {
 template <class F> void parallel_for(int, const range &items, const F &f) {
   parallel_for(items, f);
 }
-template <class F>
-  requires std::is_invocable_v<const F &, std::size_t, std::size_t>
-void parallel_for(const range2d &items, const F &f) {
-  for (std::size_t y = 0; y < items.ny; ++y)
-    for (std::size_t x = 0; x < items.nx; ++x)
-      f(x, y);
-}
-template <class F>
-  requires std::is_invocable_v<const F &, std::size_t, std::size_t, std::size_t>
-void parallel_for(const range3d &items, const F &f) {
-  for (std::size_t z = 0; z < items.nz; ++z)
+template <class F> void parallel_for(const range2d &items, const F &f) {
+  static_assert(std::is_invocable_v<const F &, std::size_t, std::size_t>,
+                "offload::parallel_for: a lambda over a range2d takes two indices (x, y), "
+                "std::size_t or auto, and is not mutable");
+  if constexpr (std::is_invocable_v<const F &, std::size_t, std::size_t>)  // one error, not two
     for (std::size_t y = 0; y < items.ny; ++y)
       for (std::size_t x = 0; x < items.nx; ++x)
-        f(x, y, z);
+        f(x, y);
 }
-template <class F>
-  requires std::is_invocable_v<const F &, std::size_t, std::size_t>
-void parallel_for(int, const range2d &items, const F &f) {
+template <class F> void parallel_for(const range3d &items, const F &f) {
+  static_assert(std::is_invocable_v<const F &, std::size_t, std::size_t, std::size_t>,
+                "offload::parallel_for: a lambda over a range3d takes three indices (x, y, z), "
+                "std::size_t or auto, and is not mutable");
+  if constexpr (std::is_invocable_v<const F &, std::size_t, std::size_t, std::size_t>)
+    for (std::size_t z = 0; z < items.nz; ++z)
+      for (std::size_t y = 0; y < items.ny; ++y)
+        for (std::size_t x = 0; x < items.nx; ++x)
+          f(x, y, z);
+}
+template <class F> void parallel_for(int, const range2d &items, const F &f) {
   parallel_for(items, f);
 }
-template <class F>
-  requires std::is_invocable_v<const F &, std::size_t, std::size_t, std::size_t>
-void parallel_for(int, const range3d &items, const F &f) {
+template <class F> void parallel_for(int, const range3d &items, const F &f) {
   parallel_for(items, f);
 }
 template <class T, class F, class Op = std::plus<>>

@@ -14,6 +14,7 @@
 // CHECK: lambda_kernels: all checks passed
 // INFO: launching kernel lambda at lambda_kernels.cpp:{{[0-9]+}} on
 // INFO-NOT: lambda_kernel<
+// INFO: launching kernel lambda at lambda_kernels.cpp:{{[0-9]+}}, launched at lambda_kernels.cpp:{{[0-9]+}} on CPU device
 #include <offload/offload.hpp>
 
 #include <cstdio>
