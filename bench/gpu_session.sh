@@ -14,7 +14,7 @@
 #     lambdaports  the corpus's lambda ports (vector-add, matrix-rotate, nbody) and their kernel
 #             ports, alternately, 3 rounds
 #     checks  end-to-end tests (tests/lit/e2e) built for sm_90,host, run on the GPU
-#     fuzzopen  the fuzzer's open H200 differences (tests/kernelfuzz/open/h200-*), built with
+#     fuzzopen  the fuzzer's GPU regressions (tests/kernelfuzz/gpu-regressions/ptxas-13.0), built with
 #             ptxas -O3 and -O0, against the CPU device's output; their SASS (cuobjdump)
 # Logs and tables go to $OUT (else /tmp). Each part is bounded by PART_TIMEOUT seconds (280).
 #
@@ -81,9 +81,9 @@ if [ "${1:-}" = stage ]; then
     "$oc" -O2 --offload-arch=sm_90,host "$root/tests/lit/e2e/$t.cpp" -o "$work/checks/$t" && extra+=("$work/checks/$t") &&
       echo "$t" >> "$dir/checks.txt"
   done
-  # The fuzzer's open H200 differences (tests/kernelfuzz/open/h200-*): each program as the
+  # The fuzzer's GPU regressions (tests/kernelfuzz/gpu-regressions/ptxas-13.0): each program as the
   # fuzzer builds it, and again with ptxas at -O0 (a difference between the two is ptxas's).
-  open=$root/tests/kernelfuzz/open/h200-2026-12-05
+  open=$root/tests/kernelfuzz/gpu-regressions/ptxas-13.0
   mkdir -p "$dir/fuzzopen" "$work/fuzzopen"
   printf '#!/bin/sh\nfor a; do shift; [ "$a" = -O3 ] && a=-O0; set -- "$@" "$a"; done\nexec %s "$@"\n' \
     "$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)" > "$work/fuzzopen/ptxas-O0"

@@ -307,8 +307,9 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
     if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty() || F.getName() == "__nvvm_reflect")
       continue;
     StringRef Name = F.getName();
-    // printf in a kernel: clang calls vprintf, which NVIDIA's driver provides (as for CUDA).
-    if (Nvidia && Name == "vprintf")
+    // printf and assert in a kernel: clang calls vprintf, and our __assert_fail (offload/device.hpp)
+    // calls __assertfail, which NVIDIA's driver provides (as for CUDA).
+    if (Nvidia && (Name == "vprintf" || Name == "__assertfail"))
       continue;
     if (Name == "vprintf" || Name == "printf" || Name.starts_with("__llvm_omp_vprintf"))
       return createStringError(

@@ -14,8 +14,9 @@
 namespace offload::rt {
 namespace {
 
-constexpr int caught_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-struct sigaction previous_actions[4];
+constexpr int caught_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr int caught_count = sizeof caught_signals / sizeof caught_signals[0];
+struct sigaction previous_actions[caught_count];
 
 struct landing {
   sigjmp_buf jump;
@@ -55,7 +56,7 @@ struct alternate_stack {
 };
 
 void forward(int signal, siginfo_t *info, void *context) {
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < caught_count; ++i) {
     if (caught_signals[i] != signal)
       continue;
     const struct sigaction &before = previous_actions[i];
@@ -129,7 +130,11 @@ void on_fault(int signal, siginfo_t *info, void *context) {
   if (!enter_handler(tid))  // before anything reads this thread's variables
     end_nested_fault();
   landing *l = current_landing;
-  if (!l || info->si_code <= 0) {  // not a kernel's, or sent by kill()/raise() (SI_USER etc.)
+  // A kernel's own abort() (a failed assert): raise(SIGABRT), which glibc sends to this thread
+  // (SI_TKILL from this process) after it has released its own locks.
+  const bool kernel_abort =
+      signal == SIGABRT && info->si_code == SI_TKILL && info->si_pid == getpid();
+  if (!l || (info->si_code <= 0 && !kernel_abort)) {  // not a kernel's, or sent by kill()
     leave_handler(tid);
     forward(signal, info, context);
     return;
@@ -155,7 +160,7 @@ void install_handlers() {
     // it would cost a system call per workgroup), so the signal must not be blocked inside it.
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&action.sa_mask);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < caught_count; ++i)
       sigaction(caught_signals[i], &action, &previous_actions[i]);
   });
 }
@@ -170,6 +175,8 @@ const char *signal_name(int signal) {
     return "SIGFPE";
   case SIGILL:
     return "SIGILL";
+  case SIGABRT:
+    return "SIGABRT";
   }
   return "a signal";
 }
@@ -190,13 +197,19 @@ std::string cpu_fault::describe(std::size_t fiber_stack_bytes) const {
   }
   if (stack_overflow)
     return "a work-item overflowed the thread's stack: its locals or by-value arguments are "
-           "larger than any device allows";
+           "larger than any device allows, or it recurses too deeply (GPUs allow a few KiB of "
+           "stack: make the recursion a loop)";
   switch (signal) {
   case SIGFPE:
     std::snprintf(text, sizeof text, "arithmetic fault (SIGFPE, e.g. an integer division by 0)");
     break;
   case SIGILL:
     std::snprintf(text, sizeof text, "the kernel trapped (SIGILL)");
+    break;
+  case SIGABRT:
+    std::snprintf(text, sizeof text,
+                  "the kernel aborted (SIGABRT: a failed assert() or a call to abort(), whose "
+                  "message is above)");
     break;
   default:
     std::snprintf(text, sizeof text, "invalid memory access at address 0x%llx (%s)",

@@ -121,3 +121,24 @@ inline std::uint64_t global_id_z() {
 }
 
 } // namespace offload
+
+// assert() in a kernel on a GPU: glibc's <assert.h> calls __assert_fail, which a GPU image has no
+// body for. On NVIDIA it is CUDA's device assert: __assertfail, which the driver provides as it
+// does vprintf (the message with the block and thread, then a trap: the launch fails with the
+// device-fault error, "device-side assert triggered"); on AMD a trap. Weak: the device code of
+// every file that includes this header carries it; an image keeps one. (On the CPU device a
+// failed assert is glibc's, caught as the kernel's SIGABRT.)
+#if defined(__NVPTX__)
+extern "C" void __assertfail(const char *message, const char *file, unsigned line,
+                             const char *function, unsigned long char_size);
+extern "C" [[gnu::weak]] void __assert_fail(const char *message, const char *file, unsigned line,
+                                           const char *function) noexcept {
+  __assertfail(message, file, line, function, 1);
+  __builtin_trap();
+}
+#elif defined(__AMDGPU__)
+extern "C" [[gnu::weak]] void __assert_fail(const char *, const char *, unsigned,
+                                           const char *) noexcept {
+  __builtin_trap();
+}
+#endif

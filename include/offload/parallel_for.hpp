@@ -73,7 +73,11 @@ void parallel_for_nd_on(int device, lambda_site<Id, captures<C...>, E...>, std::
     return;
   const dim3 threads = rank == 2 ? dim3(32, 8, 1) : dim3(32, 4, 2);
   auto groups = [](std::size_t n, std::uint32_t t) { return (n + t - 1) / t; };
-  launch_config config{dim3(groups(nx, threads.x), groups(ny, threads.y), groups(nz, threads.z)),
+  // y and z above the grid's limit: the kernel steps over the rest (lambda_kernel_nd).
+  auto capped = [&](std::size_t n, std::uint32_t t) {
+    return std::min<std::size_t>(groups(n, t), max_workgroups_yz);
+  };
+  launch_config config{dim3(groups(nx, threads.x), capped(ny, threads.y), capped(nz, threads.z)),
                        threads, 0, device, where};
   steps::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
     prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, std::size_t> job(

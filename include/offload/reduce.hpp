@@ -85,10 +85,12 @@ inline std::uint32_t shuffle_up(std::uint32_t v, std::uint32_t delta,
   const std::uint32_t lane = lane_id();
   return detail::read_lane(v, lane % width >= delta ? lane - delta : lane);
 }
+// A source past the caller's segment gives its own v; one in an earlier segment is read (CUDA's
+// and HIP's rule, PTX's shfl.bfly: shuffle_xor(v, 1, 1) gives lane 1 lane 0's v).
 inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint32_t mask,
                                  std::uint32_t width = warp_size()) {
   const std::uint32_t lane = lane_id(), other = lane ^ mask;
-  return detail::read_lane(v, (other & ~(width - 1)) == (lane & ~(width - 1)) ? other : lane);
+  return detail::read_lane(v, other < ((lane + width) & ~(width - 1)) ? other : lane);
 }
 #else
 // The CPU device: warps of 32 lanes, as on NVIDIA, so that CUDA code written for 32 lanes (a row

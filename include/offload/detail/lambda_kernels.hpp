@@ -129,10 +129,17 @@ OFFLOAD_KERNEL void lambda_kernel(C... captured, std::size_t first, std::size_t 
 template <class Site, class... C>
 OFFLOAD_KERNEL void lambda_kernel_nd(C... captured, std::size_t nx, std::size_t ny, std::size_t nz) {
   const std::size_t x = std::size_t(offload::block_id_x()) * offload::block_dim_x() + offload::thread_id_x();
-  const std::size_t y = std::size_t(offload::block_id_y()) * offload::block_dim_y() + offload::thread_id_y();
-  const std::size_t z = std::size_t(offload::block_id_z()) * offload::block_dim_z() + offload::thread_id_z();
-  if (x < nx && y < ny && z < nz)
-    run_lambda(lambda_slot<Site>{}, x, y, z, nullptr, captured...);
+  if (x >= nx)
+    return;
+  // y and z beyond the grid's limit (65535 workgroups) in steps of the grid: most ranges run
+  // each loop once.
+  const std::size_t y_step = std::size_t(offload::grid_dim_y()) * offload::block_dim_y();
+  const std::size_t z_step = std::size_t(offload::grid_dim_z()) * offload::block_dim_z();
+  for (std::size_t z = std::size_t(offload::block_id_z()) * offload::block_dim_z() + offload::thread_id_z();
+       z < nz; z += z_step)
+    for (std::size_t y = std::size_t(offload::block_id_y()) * offload::block_dim_y() + offload::thread_id_y();
+         y < ny; y += y_step)
+      run_lambda(lambda_slot<Site>{}, x, y, z, nullptr, captured...);
 }
 
 /// The kernel of parallel_reduce: workgroups of reduce_threads work-items, each folding with

@@ -1,5 +1,6 @@
 // A kernel's fault on the CPU device is an offload::error naming the kernel and its launch, as
-// on a GPU (issue 14, item 5): an invalid access, an integer division by zero, a trap, a
+// on a GPU (issue 14, item 5): an invalid access, an integer division by zero, a trap, a failed
+// assert() (glibc prints its message, then abort()s: caught as the kernel's own SIGABRT), a
 // work-item's stack overflow (barrier kernels run each work-item on a guarded stack of its own),
 // in one workgroup or in many at once. Host data is as it was, the program may catch the error
 // and launch again, and an uncaught fault ends it with exit status 1 and its output flushed.
@@ -15,6 +16,9 @@
 // CHECK: read: kernel 'poke' launched at cpu_faults.cpp:[[#]] failed on CPU device (4 threads): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV); the host's data is as it was before the launch
 // CHECK: divide: kernel 'divide' launched at {{.*}}(SIGFPE
 // CHECK: trap: kernel 'trap' launched at {{.*}}trapped (SIGILL)
+// CHECK: assert: kernel 'checked' launched at {{.*}}the kernel aborted (SIGABRT: a failed assert() or a call to abort(), whose message is above)
+// CHECK: assert after a barrier: kernel 'assert_after_barrier' launched at {{.*}}the kernel aborted (SIGABRT
+// END: cpu_faults.cpp:[[#]]: {{.*}}checked{{.*}}: Assertion `i % 100 != 42 && "no work-item 42"' failed.
 // CHECK: stack: kernel 'deep_locals' launched at {{.*}}a work-item overflowed its stack of 128 KiB
 // CHECK: queued: kernel 'poke' launched at {{.*}}(SIGSEGV)
 // CHECK: stack after 40 faults: kernel 'deep_locals' launched at {{.*}}a work-item overflowed its stack of 128 KiB
@@ -22,6 +26,7 @@
 // END: offload-cxx: error: kernel 'poke' launched at cpu_faults.cpp:[[#]] failed on CPU device
 #include <offload/offload.hpp>
 
+#include <cassert>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -41,6 +46,20 @@ OFFLOAD_KERNEL void poke(std::span<int> s, long far) {
 
 OFFLOAD_KERNEL void divide(std::span<int> s, int by) {
   if (auto i = offload::global_id_x(); i < s.size()) s[i] = s[i] / by;
+}
+
+OFFLOAD_KERNEL void checked(std::span<int> s) {
+  const auto i = offload::global_id_x();
+  if (i < s.size()) {
+    s[i] = -1;
+    assert(i % 100 != 42 && "no work-item 42");  // several work-items, on several threads
+  }
+}
+
+OFFLOAD_KERNEL void assert_after_barrier(int *x) {
+  offload::barrier();
+  assert(offload::thread_id_x() != 3);
+  *x = 1;
 }
 
 OFFLOAD_KERNEL void trap(int *x) {
@@ -124,6 +143,11 @@ int main(int argc, char **argv) {
     offload::launch(divide, {.workgroups = {64}, .threads = {64}}, std::span(v), 0);
   });
   expect_fault("trap", one, [&] { offload::launch(trap, {}, &x); });
+  expect_fault("assert", v, [&] {
+    offload::launch(checked, {.workgroups = {16}, .threads = {256}}, std::span(v));
+  });
+  expect_fault("assert after a barrier", one,
+               [&] { offload::launch(assert_after_barrier, {.threads = {8}}, &x); });
   expect_fault("stack", one, [&] { offload::launch(deep_locals, {.threads = {4}}, &x); });
   expect_fault("queued", v, [&] {
     offload::queue q;
