@@ -83,6 +83,15 @@ OFFLOAD_KERNEL void wide_offsets(std::span<int> down, std::span<int> flipped) {
   flipped[t] = offload::shuffle_xor(int(t), 33);
 }
 
+// shuffle_xor with a width reads a source in an earlier segment and gives its own value for one
+// in a later segment (CUDA's __shfl_xor_sync, PTX's shfl.bfly): with width 1 and mask 1, odd
+// lanes read the even lane below, even lanes keep their own (adversarial pass: the guide said
+// otherwise).
+OFFLOAD_KERNEL void xor_across(std::span<int> got) {
+  const unsigned t = offload::thread_id_x();
+  got[t] = offload::shuffle_xor(int(t * 10), 1, 1);
+}
+
 // Lanes 16..31 return before the last two operations: the CPU device gives the others their
 // own value from a returned lane and leaves returned lanes out of ballots (on a GPU, undefined).
 OFFLOAD_KERNEL void after_return(std::span<std::uint64_t> votes, std::span<int> got) {
@@ -169,6 +178,11 @@ int main() {
     if (xor33[t] != int(t ^ 1))
       fail("shuffle_xor 33", t, xor33[t], t ^ 1);
   }
+  std::vector<int> across(32);
+  offload::launch(xor_across, {.threads = {32}}, std::span(across));
+  for (unsigned t = 0; t < 32; ++t)
+    if (across[t] != int((t & ~1u) * 10))
+      fail("shuffle_xor across segments", t, across[t], int((t & ~1u) * 10));
   if (offload::last_launch_device().rfind("CPU device", 0) == 0) {
     std::vector<std::uint64_t> after_votes(16);
     std::vector<int> after_got(16);
