@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 using namespace llvm;
 
@@ -44,6 +46,7 @@ namespace {
 struct Instruction {
   StringRef Opcode;
   SmallVector<StringRef, 4> Operands;
+  bool Guarded = false;  // @%p ...: written only when the predicate holds
 };
 
 bool parseInstruction(StringRef Line, Instruction &I) {
@@ -52,7 +55,8 @@ bool parseInstruction(StringRef Line, Instruction &I) {
       T.starts_with("{") || T.starts_with("}"))
     return false;
   T = T.drop_back().rtrim();
-  if (T.starts_with("@"))  // a guard: @%p1 or @!%p1
+  I.Guarded = T.starts_with("@");
+  if (I.Guarded)  // @%p1 or @!%p1
     T = T.split(' ').second.ltrim();
   auto [Opcode, Rest] = T.split(' ');
   I.Opcode = Opcode.trim();
@@ -103,54 +107,60 @@ bool parseInteger(StringRef Text, int64_t &Value) {
 
 /// splitHighHalfAdds on one function's lines.
 void splitInFunction(MutableArrayRef<std::string> Lines, unsigned &Rewritten) {
+  // Each line parsed once (its operands point into the line, which only the last loop below
+  // replaces, after reading them).
+  std::vector<std::optional<Instruction>> Parsed(Lines.size());
   StringMap<unsigned> Definitions;
-  Instruction I;
-  for (const std::string &Line : Lines)
-    if (parseInstruction(Line, I))
-      for (StringRef R : definedRegisters(I))
-        ++Definitions[R];
-  struct HighAdd {
+  for (size_t K = 0; K < Lines.size(); ++K) {
+    Instruction I;
+    if (!parseInstruction(Lines[K], I))
+      continue;
+    for (StringRef R : definedRegisters(I))
+      ++Definitions[R];
+    Parsed[K] = std::move(I);
+  }
+  struct HighHalf {  // a register's high half: of Base, plus (or times) Value
     std::string Base;
-    int32_t High;
+    int32_t Value;
   };
-  StringMap<HighAdd> HighAdds;  // A -> (B, C) for add.s64 A, B, C*2^32
+  StringMap<HighHalf> HighAdds;  // A -> (B, C) for add.s64 A, B, C*2^32
   // B -> (X, K) for mul.lo.s64 B, X, K*2^32 or shl.b64 B, X, 32 (K = 1): B's high half is
   // the low half of X times K.
-  StringMap<HighAdd> HighProducts;
-  for (const std::string &Line : Lines) {
-    if (!parseInstruction(Line, I) || I.Operands.size() != 3 ||
-        StringRef(Line).trim().starts_with("@"))
-      continue;
+  StringMap<HighHalf> HighProducts;
+  for (const std::optional<Instruction> &I : Parsed) {
     int64_t Value;
-    if (!parseInteger(I.Operands[2], Value) || Value == 0)
+    if (!I || I->Guarded || I->Operands.size() != 3 || !parseInteger(I->Operands[2], Value) ||
+        Value == 0)
       continue;
     const auto High = static_cast<int32_t>(static_cast<uint64_t>(Value) >> 32);
-    if (I.Opcode == "add.s64" && (Value & 0xffffffffLL) == 0)
-      HighAdds[I.Operands[0]] = {I.Operands[1].str(), High};
-    else if (I.Opcode == "mul.lo.s64" && (Value & 0xffffffffLL) == 0)
-      HighProducts[I.Operands[0]] = {I.Operands[1].str(), High};
-    else if (I.Opcode == "shl.b64" && Value == 32)
-      HighProducts[I.Operands[0]] = {I.Operands[1].str(), 1};
+    if (I->Opcode == "add.s64" && (Value & 0xffffffffLL) == 0)
+      HighAdds[I->Operands[0]] = {I->Operands[1].str(), High};
+    else if (I->Opcode == "mul.lo.s64" && (Value & 0xffffffffLL) == 0)
+      HighProducts[I->Operands[0]] = {I->Operands[1].str(), High};
+    else if (I->Opcode == "shl.b64" && Value == 32)
+      HighProducts[I->Operands[0]] = {I->Operands[1].str(), 1};
   }
   if (HighAdds.empty())
     return;
-  for (std::string &Line : Lines) {
-    if (!parseInstruction(Line, I) || I.Opcode != "shr.s64" || I.Operands.size() != 3 ||
-        I.Operands[2] != "32" || StringRef(Line).trim().starts_with("@"))
+  for (size_t K = 0; K < Lines.size(); ++K) {
+    const std::optional<Instruction> &I = Parsed[K];
+    if (!I || I->Guarded || I->Opcode != "shr.s64" || I->Operands.size() != 3 ||
+        I->Operands[2] != "32")
       continue;
-    auto It = HighAdds.find(I.Operands[1]);
-    if (It == HighAdds.end() || Definitions.lookup(I.Operands[1]) != 1 ||
+    auto It = HighAdds.find(I->Operands[1]);
+    if (It == HighAdds.end() || Definitions.lookup(I->Operands[1]) != 1 ||
         Definitions.lookup(It->second.Base) != 1)
       continue;
+    std::string &Line = Lines[K];
     const std::string Indent = Line.substr(0, Line.find_first_not_of(" \t"));
-    const std::string C = std::to_string(It->second.High), D = I.Operands[0].str();
+    const std::string C = std::to_string(It->second.Value), D = I->Operands[0].str();
     auto Product = HighProducts.find(It->second.Base);
     if (Product != HighProducts.end() && Definitions.lookup(Product->second.Base) == 1)
       // All in 32 bits: lo(X) * K + C, widened (ptxas still miscompiled the form below when B
-      // was such a product: tests/kernelfuzz/regressions/k20023_27.cpp).
+      // was such a product: gpu-regressions/ptxas-13.0/small-20023.cpp, k20023_27).
       Line = Indent + "{ .reg .b32 %ofx_lo, %ofx_hi; cvt.u32.u64 %ofx_lo, " +
              Product->second.Base + "; mad.lo.s32 %ofx_hi, %ofx_lo, " +
-             std::to_string(Product->second.High) + ", " + C + "; cvt.s64.s32 " + D +
+             std::to_string(Product->second.Value) + ", " + C + "; cvt.s64.s32 " + D +
              ", %ofx_hi; }";
     else
       Line = Indent + "{ .reg .b32 %ofx_lo, %ofx_hi; mov.b64 {%ofx_lo, %ofx_hi}, " +

@@ -25,7 +25,7 @@ std::string quoteSafeFileDirectives(llvm::StringRef Ptx);
 /// ptxas 13.0 (-O3) miscompiles the original when several such values share B: it keeps each
 /// C in the high register of a 64-bit uniform register pair, added by IMAD.HI, and treats two
 /// such IMAD.HIs as one (nvcc's own PTX of the same C++ is miscompiled alike; the fuzzer
-/// found it, tests/kernelfuzz/regressions/). Only when A, B and X are each defined once in
+/// found it, tests/kernelfuzz/gpu-regressions/ptxas-13.0/). Only when A, B and X are each defined once in
 /// their function. *Rewritten, when given, counts the changes.
 std::string splitHighHalfAdds(llvm::StringRef Ptx, unsigned *Rewritten = nullptr);
 

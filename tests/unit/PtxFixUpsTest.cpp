@@ -9,7 +9,7 @@ using offload::compiler::splitHighHalfAdds;
 namespace {
 
 // The shape clang 22 emits for `(long long)(int)(gid * 2654435761u + C)` with two values of C
-// (tests/kernelfuzz/regressions/k20013_1.cpp): ptxas 13.0 -O3 computed both with 78.
+// (tests/kernelfuzz/gpu-regressions/ptxas-13.0/small-20013.cpp): ptxas 13.0 -O3 computed both with 78.
 const char *TwoHighAdds = ".visible .entry k(\n"
                           ")\n"
                           "{\n"
