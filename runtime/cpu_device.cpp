@@ -1,13 +1,14 @@
 // runtime/cpu_device.cpp — see cpu_device.hpp.
 //
-// A small persistent pool: a launch publishes a job (a workgroup count and a function), wakes
-// the workers, and the caller works too; workgroups are handed out through one atomic counter.
+// A launch runs its workgroups on the persistent pool of cpu_pool.hpp, each as work-item loops,
+// as fibers, or one work-item after another.
 #include "cpu_device.hpp"
 
 #include "lazy_objects.hpp"
 
 #include "cpu_fault.hpp"
 #include "cpu_fibers.hpp"
+#include "cpu_pool.hpp"
 #include "errors.hpp"
 #include "settings.hpp"
 #include "registry.hpp"
@@ -28,6 +29,7 @@
 #include <thread>
 
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 #include <type_traits>
 #include <utility>
@@ -42,137 +44,25 @@ thread_local constinit cpu_item current_cpu_item;
 namespace offload::rt {
 namespace {
 
-class worker_pool {
-  const pid_t owner_ = getpid();  ///< the process whose threads these are
-
-public:
-  explicit worker_pool(unsigned threads) {
-    for (unsigned i = 1; i < threads; ++i)
-      workers_.emplace_back([this] { work_loop(); });
-  }
-  ~worker_pool() {
-    {
-      std::lock_guard guard(lock_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    for (auto &w : workers_)
-      w.join();
-  }
-
-  /// Calls body(i) for every i in [0, count), on all threads of the pool; returns when done.
-  template <class Body> void parallel_for(std::uint64_t count, Body &&body) {
-    if (getpid() != owner_) {
-      // A child after fork(): the pool's threads stayed in the parent (and its locks may have
-      // been copied held), so the child runs the launch on its one thread.
-      for (std::uint64_t i = 0; i < count; ++i)
-        body(i);
-      return;
-    }
-    std::lock_guard one_job_at_a_time(job_lock_);
-    job j;
-    j.count = count;
-    j.run = [](void *b, std::uint64_t i) { (*static_cast<std::remove_reference_t<Body> *>(b))(i); };
-    j.body = &body;
-    {
-      std::lock_guard guard(lock_);
-      job_ = &j;
-      ++generation_;
-    }
-    wake_.notify_all();
-    run_job(j);
-    std::unique_lock guard(lock_);
-    done_.wait(guard, [&] { return j.finished_workers == workers_.size(); });
-    job_ = nullptr;
-    if (j.error)
-      std::rethrow_exception(j.error);
-  }
-
-  unsigned size() const {
-    return getpid() != owner_ ? 1u : static_cast<unsigned>(workers_.size() + 1);
-  }
-
-private:
-  struct job {
-    std::uint64_t count = 0;
-    void (*run)(void *, std::uint64_t) = nullptr;
-    void *body = nullptr;
-    std::atomic<std::uint64_t> next{0};
-    std::size_t finished_workers = 0;  // guarded by lock_
-    std::exception_ptr error;          // guarded by error_lock
-    std::uint64_t error_at = UINT64_MAX;  // the workgroup that threw `error` (error_lock)
-    std::mutex error_lock;
-  };
-
-  /// Guided self-scheduling: each grab takes a contiguous run of workgroups, half of this
-  /// thread's share of what is left (at least one). Taking one workgroup per grab made the two
-  /// threads of a 2-core machine bounce the counter's cache line and interleave small chunks of
-  /// the arrays: a streaming kernel ran slower on 2 threads than on 1 (bench/NOTES.md).
-  void run_job(job &j) const {
-    const std::uint64_t threads = workers_.size() + 1;
-    std::uint64_t begin = j.next.load(std::memory_order_relaxed);
-    for (;;) {
-      if (begin >= j.count)
-        return;
-      const std::uint64_t chunk = std::max<std::uint64_t>(1, (j.count - begin) / (2 * threads));
-      if (!j.next.compare_exchange_weak(begin, begin + chunk, std::memory_order_relaxed))
-        continue;  // `begin` now holds the current value
-      for (std::uint64_t i = begin; i < begin + chunk; ++i) {
-        try {
-          j.run(j.body, i);
-        } catch (...) {
-          // Of several failing workgroups, the first in the grid is told, whichever thread
-          // failed first: the same error for any number of threads (a kernel writing past an
-          // object faults nearest to it in the first workgroup, in the guard pages that name
-          // the object; later workgroups write farther, where nothing names it).
-          std::lock_guard guard(j.error_lock);
-          if (i < j.error_at) {
-            j.error = std::current_exception();
-            j.error_at = i;
-          }
-          j.next.store(j.count, std::memory_order_relaxed);  // hand out no more workgroups
-        }
-      }
-      begin = j.next.load(std::memory_order_relaxed);
-    }
-  }
-
-  void work_loop() {
-    std::uint64_t seen = 0;
-    for (;;) {
-      job *j;
-      {
-        std::unique_lock guard(lock_);
-        wake_.wait(guard, [&] { return stopping_ || generation_ != seen; });
-        if (stopping_)
-          return;
-        seen = generation_;
-        j = job_;
-      }
-      run_job(*j);
-      {
-        std::lock_guard guard(lock_);
-        ++j->finished_workers;
-      }
-      done_.notify_all();
-    }
-  }
-
-  std::vector<std::thread> workers_;
-  std::mutex job_lock_;
-  std::mutex lock_;
-  std::condition_variable wake_, done_;
-  job *job_ = nullptr;
-  std::uint64_t generation_ = 0;
-  bool stopping_ = false;
-};
-
 std::mutex *const lazy_lock = [] {
   auto *lock = new std::mutex;  // never destroyed: used until the process ends
   pthread_atfork([] { lazy_objects_lock().lock(); }, [] { lazy_objects_lock().unlock(); },
                  [] { lazy_objects_lock().unlock(); });
   return lock;
 }();
+
+/// How long the CPU device's threads poll before they sleep (cpu_pool.hpp): OFFLOAD_CPU_SPIN_US,
+/// none when the pool has more threads than the process has CPUs (a polling thread would then
+/// keep a working one off its CPU, as libgomp throttles its spinning).
+std::uint64_t cpu_spin_ns() {
+  cpu_set_t cpus;
+  const unsigned usable = sched_getaffinity(0, sizeof cpus, &cpus) == 0
+                              ? static_cast<unsigned>(CPU_COUNT(&cpus))
+                              : std::thread::hardware_concurrency();
+  if (cpu_device_threads() > std::max(1u, usable))
+    return 0;
+  return current_settings().cpu_spin_us * 1000;
+}
 
 worker_pool &the_pool() {
   // Never destroyed: a launch from a global's destructor, at exit, still finds its threads
@@ -181,7 +71,7 @@ worker_pool &the_pool() {
   static worker_pool *pool = nullptr;
   std::lock_guard guard(lazy_objects_lock());
   if (!pool)
-    pool = new worker_pool(cpu_device_threads());
+    pool = new worker_pool(cpu_device_threads(), cpu_spin_ns());
   return *pool;
 }
 

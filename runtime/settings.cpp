@@ -77,6 +77,13 @@ settings read_settings() {
   }
   if (s.cpu_threads == 0)
     s.cpu_threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char *w = get("OFFLOAD_CPU_SPIN_US")) {
+    if (whole_number(w, 0, 1000000, n))
+      s.cpu_spin_us = static_cast<std::uint64_t>(n);
+    else
+      problem(std::string("OFFLOAD_CPU_SPIN_US=") + w +
+              " is not a number of microseconds from 0 to 1000000");
+  }
   if (const char *b = get("OFFLOAD_CPU_STACK")) {
     if (whole_number(b, 16384, 1ll << 30, n))
       s.cpu_stack = static_cast<std::size_t>(n);

@@ -19,6 +19,9 @@ struct settings {
   std::uint32_t info = 0;
   /// OFFLOAD_CPU_THREADS: the CPU device's threads (the hardware's when unset).
   unsigned cpu_threads = 0;
+  /// OFFLOAD_CPU_SPIN_US: how long the CPU device's threads poll for the next launch (and the
+  /// launching thread for the others to finish) before they sleep (runtime/cpu_pool.hpp).
+  std::uint64_t cpu_spin_us = 200;
   /// OFFLOAD_CPU_STACK: bytes of each fiber's stack for kernels that meet at barriers.
   std::size_t cpu_stack = 128 * 1024;
   /// OFFLOAD_GPU_BACKEND: which library drives NVIDIA GPUs — the CUDA driver (cuda, the default)

@@ -239,6 +239,15 @@ bool touchesMemoryAfter(Instruction *I, const DenseSet<BasicBlock *> &In) {
 BasicBlock *combineUniformAtomics(ArrayRef<BasicBlock *> Blocks, BasicBlock *Start, BasicBlock *Done,
                                   UniformTest Uniform) {
   DenseSet<BasicBlock *> In(Blocks.begin(), Blocks.end());
+  // A relaxed atomic load whose value is unused has no effect; offload::atomic_add(p, 0) is one
+  // on the CPU device (offload/atomic.hpp reads instead of adding 0), which made every
+  // atomic_add of a variable conditional on it and kept it from being combined (a grid-stride
+  // sum's one atomic per work-item: atomic-reduction at 0.23 of OpenMP, 0.04 on 2 threads).
+  for (BasicBlock *BB : Blocks)
+    for (Instruction &I : make_early_inc_range(*BB))
+      if (auto *L = dyn_cast<LoadInst>(&I); L && L->isAtomic() && !L->isVolatile() &&
+                                            L->getOrdering() == AtomicOrdering::Monotonic && L->use_empty())
+        L->eraseFromParent();
   SmallVector<AtomicRMWInst *, 4> Found;
   for (BasicBlock *BB : Blocks)
     for (Instruction &I : *BB)

@@ -25,6 +25,16 @@ OFFLOAD_KERNEL void count_positive(std::span<const int> in, unsigned long long *
     offload::atomic_add(count, 1ull);
 }
 
+// A grid-stride sum, one atomic_add of a variable per work-item: on the CPU device atomic_add
+// reads instead of adding when the value is 0 (offload/atomic.hpp), a relaxed load the combining
+// drops.
+OFFLOAD_KERNEL void grid_sum(std::span<const int> in, long long *sum) {
+  long long mine = 0;
+  for (std::size_t i = offload::global_id_x(); i < in.size(); i += offload::grid_dim_x() * offload::block_dim_x())
+    mine += in[i];
+  offload::atomic_add(sum, mine);
+}
+
 int main() {
   std::vector<int> in(100000);
   long long want = 0, positive = 0;
@@ -38,7 +48,9 @@ int main() {
   const unsigned groups = unsigned((in.size() + 127) / 128);
   offload::launch(tree_sum, {.workgroups = {groups}, .threads = {128}}, std::span<const int>(in), &total);
   offload::launch(count_positive, {.workgroups = {groups}, .threads = {128}}, std::span<const int>(in), &count);
-  const bool ok = total == want && count == (unsigned long long)positive;
+  long long sum = 0;
+  offload::launch(grid_sum, {.workgroups = {7}, .threads = {64}}, std::span<const int>(in), &sum);
+  const bool ok = total == want && count == (unsigned long long)positive && sum == want;
   std::printf("tree_and_count: %s\n", ok ? "all checks passed" : "WRONG");
   return ok ? 0 : 1;
 }
