@@ -73,7 +73,8 @@ void WorkItemLoops::markParallel(ArrayRef<BasicBlock *> Blocks, Instruction *Lat
     for (Instruction &I : *BB) {
       const bool Plain = (isa<LoadInst>(I) && cast<LoadInst>(I).isSimple()) ||
                          (isa<StoreInst>(I) && cast<StoreInst>(I).isSimple());
-      if (!Plain || I.getMetadata(LLVMContext::MD_access_group))
+      if (!Plain || I.getMetadata(LLVMContext::MD_access_group) ||
+          LastItemWins.contains(getLoadStorePointerOperand(&I)))
         continue;
       I.setMetadata(LLVMContext::MD_access_group, Group);
       Any = true;
@@ -97,7 +98,7 @@ void WorkItemLoops::buildLoops(bool Barriers) {
   SmallVector<AllocaInst *, 16> Allocas;
   if (Barriers)
     for (Instruction &I : F.getEntryBlock())
-      if (auto *A = dyn_cast<AllocaInst>(&I))
+      if (auto *A = dyn_cast<AllocaInst>(&I); A && !UniformSlots.contains(A))
         Allocas.push_back(A);
   SmallVector<BasicBlock *, 8> Heads = {&F.getEntryBlock()};
   for (BasicBlock *B : BarrierBlocks)
@@ -176,13 +177,20 @@ void WorkItemLoops::buildLoops(bool Barriers) {
   }
   BasicBlock *End = BasicBlock::Create(Ctx, "wi.end", &F);
   ReturnInst::Create(Ctx, End);
-  BasicBlock *Next = Barriers ? BasicBlock::Create(Ctx, "wi.next", &F) : nullptr;
+  // In lockstep (Lockstep.cpp) every work-item leaves a region by the same exit: the last one
+  // to leave says which (ExitTaken), and no runtime call chooses the next region.
+  BasicBlock *Next = Barriers && !Lockstep ? BasicBlock::Create(Ctx, "wi.next", &F) : nullptr;
+  AllocaInst *ExitTaken = nullptr;
+  if (Barriers && Lockstep)
+    ExitTaken = new AllocaInst(I32, DL.getAllocaAddrSpace(), nullptr, "exit.taken", Entry->begin());
+  if (ExitTaken)
+    LastItemWins.insert(ExitTaken);
 
   // Starts[R][0]: every work-item; Starts[R][1]: those waiting at region R's barrier.
   std::vector<std::array<BasicBlock *, 2>> Starts(Heads.size(), {nullptr, nullptr});
   for (size_t R = 0; R < Heads.size(); ++R) {
     Starts[R][0] = BasicBlock::Create(Ctx, "region" + Twine(R), &F);
-    if (R > 0)
+    if (R > 0 && !Lockstep)
       Starts[R][1] = BasicBlock::Create(Ctx, "region" + Twine(R) + ".some", &F);
   }
   B.CreateBr(Starts[0][0]);
@@ -239,7 +247,9 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       if (!Exit) {
         Exit = BasicBlock::Create(Ctx, Name + ".stop", &F, XNext);
         IRBuilder<> E(Exit);
-        if (Barriers)
+        if (ExitTaken)
+          E.CreateStore(E.getInt32(State), ExitTaken);
+        else if (Barriers)
           E.CreateStore(E.getInt32(State), StateOf);
         E.CreateBr(XNext);
       }
@@ -271,6 +281,32 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       for (Instruction &I : *C)
         RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     useCounters(Clones, Item, X, Y, Z);
+    // Uniform values kept across barriers (one slot each for the workgroup): each work-item
+    // starts from the value the region started with and works on a copy of its own; the last
+    // work-item's copy (the same as every other's) is the slot's value after the region.
+    SmallVector<std::pair<AllocaInst *, AllocaInst *>, 4> Copies;
+    for (AllocaInst *Slot : UniformSlots) {
+      const bool Used = llvm::any_of(Slot->users(), [&](const User *U) {
+        const auto *I = dyn_cast<Instruction>(U);
+        return I && llvm::is_contained(Clones, I->getParent());
+      });
+      if (!Used)
+        continue;
+      auto *Own = new AllocaInst(Slot->getAllocatedType(), DL.getAllocaAddrSpace(), nullptr,
+                                 Slot->getName() + ".item", Entry->begin());
+      LastItemWins.insert(Own);
+      for (Use &U : make_early_inc_range(Slot->uses()))
+        if (auto *I = dyn_cast<Instruction>(U.getUser()); I && llvm::is_contained(Clones, I->getParent()))
+          U.set(Own);
+      IRBuilder<> S(Starts[R][OnlyWaiting]->getTerminator());
+      S.CreateStore(S.CreateLoad(Slot->getAllocatedType(), Slot), Own);
+      Copies.push_back({Slot, Own});
+    }
+    if (!Copies.empty()) {
+      IRBuilder<> W(Body, Body->begin());
+      for (auto [Slot, Own] : Copies)  // the region's start value (the slot is written after it)
+        W.CreateStore(W.CreateLoad(Slot->getAllocatedType(), Slot), Own);
+    }
     replaceCalls(Clones, EveryLaneName, ConstantInt::getBool(Ctx, !OnlyWaiting));
     B.SetInsertPoint(Body);
     B.CreateBr(cast<BasicBlock>(VMap[Heads[R]]));
@@ -301,6 +337,8 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       return recomputable(V, Budget);  // the index is the loops' phis now: not recomputable
     };
     B.SetInsertPoint(combineUniformAtomics(Clones, Starts[R][OnlyWaiting], Dispatch, Uniform));
+    for (auto [Slot, Own] : Copies)
+      B.CreateStore(B.CreateLoad(Own->getAllocatedType(), Own), Slot);
     // Every work-item of the region stops at the same place (one barrier, or the end) when
     // it has one exit: then all of them run that barrier's region next (its version for
     // every work-item), or the workgroup is done — without recording each one's state or
@@ -313,12 +351,24 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       B.CreateBr(State == Ended ? End : Starts[State][0]);
       return;
     }
+    if (ExitTaken && Exits.size() > 1) {
+      SwitchInst *S = B.CreateSwitch(B.CreateLoad(I32, ExitTaken), End, Exits.size());
+      for (auto &[State, Exit] : Exits)
+        if (State != Ended)
+          S->addCase(B.getInt32(State), Starts[State][0]);
+      return;
+    }
+    if (ExitTaken) {  // one exit (from a version for every work-item: handled above)
+      const uint32_t State = Exits.empty() ? Ended : Exits.begin()->first;
+      B.CreateBr(State == Ended ? End : Starts[State][0]);
+      return;
+    }
     B.CreateBr(Barriers ? Next : End);
   };
   // One dispatch for all regions (a switch per region made the code quadratic in barriers):
   // 2R releases every work-item at region R's barrier; 2R + 1 only some (others ended, or
   // wait at another barrier: released in turn, as NVIDIA's bar.sync counts any barrier).
-  if (Barriers) {
+  if (Next) {
     B.SetInsertPoint(Next);
     uint64_t VirtualMask = 0;  // bit R - 1: region R starts at a virtual barrier
     for (size_t R = 1; R < Heads.size(); ++R)
@@ -333,7 +383,7 @@ void WorkItemLoops::buildLoops(bool Barriers) {
   }
   for (size_t R = 0; R < Heads.size(); ++R) {
     emitRegion(R, false);
-    if (R > 0)
+    if (R > 0 && !Lockstep)
       emitRegion(R, true);
   }
 

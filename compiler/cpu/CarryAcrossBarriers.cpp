@@ -78,8 +78,8 @@ void WorkItemLoops::demoteValuesLiveAcrossBarriers() {
     }
     if (auto *Phi = dyn_cast<PHINode>(I))
       Phis.push_back(Phi);
-    else
-      DemoteRegToStack(*I, false, AllocaPoint);  // reloads at each use
+    else if (AllocaInst *Slot = DemoteRegToStack(*I, false, AllocaPoint); Slot && uniformUnderLockstep(I))
+      UniformSlots.insert(Slot);  // reloads at each use, from one slot for the workgroup
   }
   demotePhis(Phis, AllocaPoint);
 }
@@ -93,8 +93,11 @@ void WorkItemLoops::demotePhis(ArrayRef<PHINode *> Phis, BasicBlock::iterator Al
   DenseMap<PHINode *, AllocaInst *> Slot;
   SetVector<BasicBlock *> Blocks;
   for (PHINode *P : Phis) {
+    const bool Uniform = Lockstep && UniformPhis.contains(P);
     Slot[P] = new AllocaInst(P->getType(), DL.getAllocaAddrSpace(), nullptr,
-                             P->getName() + ".slot", AllocaPoint);
+                             P->getName() + (Uniform ? ".uniform" : ".slot"), AllocaPoint);
+    if (Uniform)
+      UniformSlots.insert(Slot[P]);
     Blocks.insert(P->getParent());
   }
   for (BasicBlock *B : Blocks) {

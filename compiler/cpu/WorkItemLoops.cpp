@@ -62,7 +62,8 @@ std::string WorkItemLoops::run() {
   // Without barriers, grid-stride loops stay as they are: interleaving them as virtual
   // regions (as with barriers) made the corpus's atomic-reduction slower (33 -> 41 ms).
   // Warp operations split the loops as barriers do (WarpExchanges.h).
-  const bool Barriers = Split = callsAny(isBarrier) || callsAny(isWarpOperation);
+  const bool Warps = callsAny(isWarpOperation);
+  const bool Barriers = Split = callsAny(isBarrier) || Warps;
   if (std::string Why = checkCalls(Barriers); !Why.empty())
     return Why;
   if (std::string Why = scalarizeIndexLoads(); !Why.empty())
@@ -89,6 +90,7 @@ std::string WorkItemLoops::run() {
         !Why.empty())
       return Why;
     splitAtBarriers();
+    analyseLockstep(Warps);
     demoteValuesLiveAcrossBarriers();
   }
   buildLoops(Barriers);

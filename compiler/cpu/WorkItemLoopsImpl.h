@@ -4,6 +4,7 @@
 //   WorkItemLoops.cpp        the steps in order (run), what is inlined, what keeps the fibers
 //   PrepareWorkItems.cpp     index loads, shared-memory atomics, thread-local addresses
 //   UniformValues.cpp        values the same for every work-item, grid-stride loops, virtual barriers
+//   Lockstep.cpp             kernels whose work-items meet every barrier together, uniform values
 //   CarryAcrossBarriers.cpp  the split at barriers, values kept per work-item across them
 //   BuildLoops.cpp           each region as a loop over the work-items
 // Private to compiler/cpu/.
@@ -105,6 +106,15 @@ private:
   SmallVector<BasicBlock *, 4> VirtualBlocks;
   bool IdsEscape = false;  ///< a thread-local's address escapes: keep current_cpu_item current
   Value *WarpBanks = nullptr;  ///< buildLoops: the warp exchanges' memory (WarpExchanges.h)
+  /// Lockstep.cpp: every work-item of a workgroup meets the same barriers together, so each
+  /// region's work-items leave it by one exit, decided once; UniformPhis are the same for all.
+  bool Lockstep = false;
+  SmallPtrSet<PHINode *, 16> UniformPhis;
+  /// Stack slots of uniform values live across barriers: one per workgroup, not per work-item.
+  SmallPtrSet<AllocaInst *, 8> UniformSlots;
+  /// buildLoops: stack slots every work-item writes and the loop's end reads (the last one's
+  /// value): not the x loop's parallel accesses.
+  SmallPtrSet<const Value *, 8> LastItemWins;
 
   // WorkItemLoops.cpp
   std::string inlineWhatMeets();
@@ -127,6 +137,9 @@ private:
   void prefetchNextIteration(const Loop &L, PHINode *Induction, Value *Stride);
   SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> gridStrideLoops(LoopInfo &LI) const;
   void addVirtualBarriers(unsigned Room);
+  // Lockstep.cpp
+  void analyseLockstep(bool WarpOperations);
+  bool uniformUnderLockstep(const Instruction *I) const;
   // CarryAcrossBarriers.cpp
   void splitAtBarriers();
   bool isBarrierBlock(const BasicBlock *BB) const { return llvm::is_contained(BarrierBlocks, BB); }
