@@ -184,6 +184,7 @@ int main(int argc, char **argv) {
       {"env-bad-threads", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-threads */ }},
       {"env-bad-info", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-info */ }},
       {"env-stack-too-small", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-too-small */ }},
+      {"env-bad-spin", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-spin */ }},
       {"env-stack-too-large", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-stack-too-large */ }},
       {"env-bad-streams", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-streams */ }},
       {"env-bad-backend", [] { offload::launch(set, {.threads = {4}}, &x, 9); /* case:env-bad-backend */ }},
