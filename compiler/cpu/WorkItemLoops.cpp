@@ -303,7 +303,7 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
   // work-item function → its loops (nullptr: fibers), and whether they are split at barriers
   struct Formed {
     Function *Loops = nullptr;
-    bool Split = false;
+    bool Split = false, Lockstep = false;
   };
   DenseMap<Function *, Formed> Done;
   SmallVector<Function *, 8> Entries;
@@ -348,6 +348,7 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
       WorkItemLoops Transform(*Loops, Reach, TLI);
       Outcome.Reason = Transform.run();
       It->second.Split = Transform.Split;
+      It->second.Lockstep = Transform.inLockstep();
       if (Outcome.Reason.empty()) {
         Items->replaceAllUsesWith(Loops);
         Loops->takeName(Items);
@@ -374,6 +375,7 @@ std::vector<WorkItemLoopsOutcome> formWorkItemLoops(Module &M) {
     }
     Outcome.Loops = It->second.Loops != nullptr;
     Outcome.Split = It->second.Split;
+    Outcome.Lockstep = It->second.Lockstep;
     if (!Outcome.Loops) {
       if (Outcome.Reason.empty())
         Outcome.Reason = "(as another entry of the same kernel)";
@@ -400,7 +402,8 @@ namespace offload::compiler {
 std::string describeOutcome(const WorkItemLoopsOutcome &Outcome) {
   return "offload-cxx: kernel '" + Outcome.Kernel + "' on the CPU device: " +
          (!Outcome.Loops ? "fibers, because " + Outcome.Reason
-          : Outcome.Split ? std::string("work-item loops split at its barriers")
+          : Outcome.Split ? std::string("work-item loops split at its barriers") +
+                                (Outcome.Lockstep ? ", in lockstep" : "")
                           : std::string("one loop over its work-items (no barriers)"));
 }
 

@@ -38,6 +38,7 @@ struct WorkItemLoopsOutcome {
   std::string Entry;   ///< its CPU entry's symbol
   bool Loops = false;  ///< true: loops over the work-items; false: fibers, for Reason
   bool Split = false;  ///< the loops are split at barriers (false: no barrier)
+  bool Lockstep = false;  ///< split, and the work-items meet every barrier together (Lockstep.cpp)
   std::string Reason;
 };
 

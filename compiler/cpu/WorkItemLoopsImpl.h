@@ -91,6 +91,7 @@ public:
       : F(F), M(*F.getParent()), Ctx(F.getContext()), DL(M.getDataLayout()), Reach(Reach), TLI(TLI) {}
 
   bool Split = false;  ///< after run(): F reached barriers (several regions)
+  bool inLockstep() const { return Lockstep; }
   std::string run();
 
 private:

@@ -11,6 +11,12 @@
 // RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=3 %t | FileCheck %s
 // RUN: %offload-cxx -O0 %s -o %t0 && env OFFLOAD_DEVICE=cpu %t0 | FileCheck %s
 // SAYS-NOT: fibers
+// SAYS-DAG: kernel 'tree' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'steps' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'nested' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'middle' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'grid2d' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'divergent' on the CPU device: work-item loops split at its barriers{{$}}
 // CHECK: tree: ok
 // CHECK: steps: ok
 // CHECK: carried: ok
