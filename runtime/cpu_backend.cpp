@@ -4,6 +4,8 @@
 // turning what the kernel did — a fault, a throw — into the launch's error.
 #include "cpu_backend.hpp"
 
+#include "lazy_objects.hpp"
+
 #include "cpu_device.hpp"
 #include "cpu_fault.hpp"
 #include "cpu_memory.hpp"
@@ -228,8 +230,8 @@ public:
 } // namespace
 
 device &the_cpu_device() {
-  static device *const cpu = new cpu_device_impl;  // never destroyed: used until exit
-  return *cpu;
+  static made_once<device> cpu;  // never destroyed: used until exit
+  return cpu.get([](bool) -> device * { return new cpu_device_impl; });
 }
 
 } // namespace offload::rt

@@ -82,9 +82,10 @@ unsigned cpu_device_threads() { return current_settings().cpu_threads; }
 std::mutex &lazy_objects_lock() { return *lazy_lock; }
 
 const std::string &cpu_device_name() {
-  static const std::string name =
-      "CPU device (" + std::to_string(cpu_device_threads()) + " threads)";
-  return name;
+  static made_once<const std::string> name;  // lazy_objects.hpp: fork-safe, never destroyed
+  return name.get([](bool) {
+    return new std::string("CPU device (" + std::to_string(cpu_device_threads()) + " threads)");
+  });
 }
 
 namespace {

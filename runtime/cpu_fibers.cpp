@@ -240,8 +240,7 @@ bool alone_or_refused(const char *what) {
 } // namespace
 
 std::size_t fiber_stack_bytes() {
-  static const std::size_t bytes = current_settings().cpu_stack;
-  return bytes;
+  return current_settings().cpu_stack;  // settings are read before any fork (registry.cpp)
 }
 
 workgroup_fibers *running_fibers() { return current_fibers; }

@@ -80,13 +80,16 @@ state *const the_state = [] {
   return s;
 }();
 
-std::size_t page_bytes() {
-  static const std::size_t page = [] {
-    const long p = sysconf(_SC_PAGESIZE);
-    return p > 0 ? static_cast<std::size_t>(p) : std::size_t(4096);
-  }();
-  return page;
-}
+namespace {
+/// Read when the library loads: a function-local static's guard, held by a parent's thread at
+/// fork(), would hold the child for ever.
+const std::size_t page_size = [] {
+  const long p = sysconf(_SC_PAGESIZE);
+  return p > 0 ? static_cast<std::size_t>(p) : std::size_t(4096);
+}();
+} // namespace
+
+std::size_t page_bytes() { return page_size; }
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) / to * to; }
 

@@ -64,9 +64,14 @@ void deferred_registry::install_fork_handlers() {
       });
 }
 
+namespace {
+/// Installed when the library loads, not at the first set's making: a child forked while
+/// another thread of its parent was in that first use waited on the static's guard for ever
+/// (adversarial pass, 2026-12-05).
+const bool fork_handlers_installed = (deferred_registry::install_fork_handlers(), true);
+} // namespace
+
 deferred_launches::deferred_launches(const device &owner) : owner_(owner) {
-  static const bool handlers = (deferred_registry::install_fork_handlers(), true);
-  (void)handlers;
   deferred_registry &r = deferred_registry::get();
   std::lock_guard guard(r.lock);
   r.all.push_back(this);

@@ -7,6 +7,7 @@
 #include "vendor/backends.hpp"
 #include "vendor/cuda_driver.hpp"
 #include "vendor/liboffload_info.hpp"
+#include "lazy_objects.hpp"
 
 #include <offload/launch.hpp>
 
@@ -127,12 +128,16 @@ std::vector<gpu_row> find_gpus() {
 /// GPU libraries built on it, do not survive a fork once initialised).
 pid_t gpus_found_by = 0;
 
+made_once<const std::vector<gpu_row>> found_gpus;
+
 const std::vector<gpu_row> &gpus() {
-  static const std::vector<gpu_row> *const rows = [] {
+  // never destroyed: streams and memory are used until the process ends
+  return found_gpus.get([](bool forked_while_made) {
     gpus_found_by = getpid();
-    return new std::vector<gpu_row>(find_gpus());
-  }();
-  return *rows;  // never destroyed: streams and memory are used until the process ends
+    // A child of fork() whose parent was starting its GPUs: the child cannot use them (as any
+    // child of a GPU user), and runs on the CPU device.
+    return forked_while_made ? new std::vector<gpu_row>() : new std::vector<gpu_row>(find_gpus());
+  });
 }
 
 /// Whether this is a child of fork() whose parent had started its GPUs.

@@ -42,35 +42,31 @@ struct all_tables {
   std::mutex lock;
   std::vector<present_table *> tables;
 };
-all_tables &tables() {
-  static all_tables *const all = new all_tables;  // never destroyed: fork may come at exit
-  return *all;
-}
+/// Made when the runtime is loaded (one thread), with the fork handlers: not at a first use,
+/// which another thread of a parent may be in the middle of when a child is forked (its guard
+/// then held the child's first launch for ever: adversarial pass, 2026-12-05).
+all_tables *const every_table = [] {
+  auto *all = new all_tables;  // never destroyed: fork may come at exit
+  // Before fork: take every table's lock (no launch is half-way through one); after it, in the
+  // parent and the child alike, give them back.
+  auto give_back = [] {
+    for (present_table *t : every_table->tables)
+      t->unlock_for_fork();
+    every_table->lock.unlock();
+  };
+  pthread_atfork(
+      [] {
+        every_table->lock.lock();
+        for (present_table *t : every_table->tables)
+          t->lock_for_fork();
+      },
+      give_back, give_back);
+  return all;
+}();
+all_tables &tables() { return *every_table; }
 } // namespace
 
 present_table::present_table(device &owner) : device_(owner) {
-  static const bool handlers = [] {
-    // Before fork: take every table's lock (no launch is half-way through one); after it, in
-    // the parent and the child alike, give them back.
-    pthread_atfork(
-        [] {
-          tables().lock.lock();
-          for (present_table *t : tables().tables)
-            t->lock_.lock();
-        },
-        [] {
-          for (present_table *t : tables().tables)
-            t->lock_.unlock();
-          tables().lock.unlock();
-        },
-        [] {
-          for (present_table *t : tables().tables)
-            t->lock_.unlock();
-          tables().lock.unlock();
-        });
-    return true;
-  }();
-  (void)handlers;
   std::lock_guard guard(tables().lock);
   tables().tables.push_back(this);
 }

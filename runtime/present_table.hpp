@@ -45,6 +45,9 @@ public:
   /// by a parent's thread that is not in the child.
   explicit present_table(device &owner);
   ~present_table();
+  /// Held across fork() (present_table.cpp's handlers): no launch is half-way through a table.
+  void lock_for_fork() { lock_.lock(); }
+  void unlock_for_fork() { lock_.unlock(); }
   present_table(const present_table &) = delete;
   present_table &operator=(const present_table &) = delete;
 
