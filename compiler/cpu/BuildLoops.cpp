@@ -150,8 +150,9 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       Strides.push_back(alignTo(std::max<uint64_t>(Size, 1), A->getAlign()));
       Offsets.push_back(reserve(Strides.back(), 0, A->getAlign().value()));
     }
-    Value *StateAt = reserve(4);
-    Value *PendingAt = reserve(4, 8);  // the runtime's: count words and two of its own
+    // In lockstep no work-item records its state (nor the runtime its rounds).
+    Value *StateAt = Lockstep ? nullptr : reserve(4);
+    Value *PendingAt = Lockstep ? nullptr : reserve(4, 8);  // the runtime's: count words and two of its own
     Function *BanksFn = M.getFunction(WarpBanksName);
     const bool Warps = BanksFn && !BanksFn->use_empty();
     Value *BanksAt = Warps ? reserve(12) : nullptr;  // two banks of words, the counts
@@ -161,9 +162,11 @@ void WorkItemLoops::buildLoops(bool Barriers) {
     Value *Base = B.CreateCall(Scratch, {Bytes}, "scratch");
     for (Value *Offset : Offsets)
       Arrays.push_back(B.CreateInBoundsGEP(I8, Base, Offset));
-    States = B.CreateInBoundsGEP(I8, Base, StateAt, "states");
-    Pending = B.CreateInBoundsGEP(I8, Base, PendingAt, "pending");
-    B.CreateStore(B.getInt32(0), B.CreateInBoundsGEP(I32, Pending, Count64));  // no round yet
+    if (!Lockstep) {
+      States = B.CreateInBoundsGEP(I8, Base, StateAt, "states");
+      Pending = B.CreateInBoundsGEP(I8, Base, PendingAt, "pending");
+      B.CreateStore(B.getInt32(0), B.CreateInBoundsGEP(I32, Pending, Count64));  // no round yet
+    }
     if (Warps) {  // each work-item's count of exchanges starts at 0
       WarpBanks = B.CreateInBoundsGEP(I8, Base, BanksAt, "warp.banks");
       B.CreateMemSet(B.CreateInBoundsGEP(I32, WarpBanks, B.CreateMul(Count64, B.getInt64(2))),
@@ -218,7 +221,7 @@ void WorkItemLoops::buildLoops(bool Barriers) {
     PHINode *X = B.CreatePHI(I32, 2, "x");
     X->addIncoming(B.getInt32(0), YLoop);
     Value *Index64 = B.CreateZExt(B.CreateNUWAdd(Row, X, "item"), I64);
-    Value *StateOf = Barriers ? B.CreateInBoundsGEP(I32, States, Index64, "state") : nullptr;
+    Value *StateOf = States ? B.CreateInBoundsGEP(I32, States, Index64, "state") : nullptr;
     if (OnlyWaiting)  // the work-items the runtime releases from this region's barrier now
       B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I32, isVirtual(R) ? StateOf  // all that wait
                                                           : B.CreateInBoundsGEP(I32, Pending, Index64)),
