@@ -84,6 +84,46 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
       I += 2;
       continue;
     }
+    // GCC's long spellings that clang's table does not know (gcc.c's option_map), as their
+    // short forms: --machine=X (-mX), --dump=X (-dX), --for-assembler=X (-Wa,X), --entry=X and
+    // --for-linker=X (the link's), --symbolic, --no-canonical-prefixes (adversarial pass).
+    {
+      static constexpr std::pair<StringRef, StringRef> LongForms[] = {
+          {"--machine", "-m"}, {"--dump", "-d"}, {"--for-assembler", "-Wa,"},
+          {"--entry", "-e"}, {"--for-linker", "-Xlinker"}};
+      bool Translated = false;
+      for (auto [Long, Short] : LongForms) {
+        std::string Value;
+        int Words = 0;
+        if (A.starts_with((Long + "=").str())) {
+          Value = A.substr(Long.size() + 1).str();
+          Words = 1;
+        } else if (A == Long && I + 1 < argc) {
+          Value = argv[I + 1];
+          Words = 2;
+        } else {
+          continue;
+        }
+        if (Long == "--entry" || Long == "--for-linker") {
+          addLink(Short);
+          addLink(Value);
+        } else {
+          U.Compile.push_back((Short + Value).str());
+          if (Long == "--machine")
+            addLink((Short + Value).str());
+        }
+        I += Words;
+        Translated = true;
+        break;
+      }
+      if (Translated)
+        continue;
+      if (A == "--symbolic" || A == "--no-canonical-prefixes") {
+        both(A.drop_front());
+        ++I;
+        continue;
+      }
+    }
     // GCC's options of two words that clang's table does not know (the second word is not an
     // input): the host compile's (and -wrapper: the link's too).
     if (llvm::is_contained({"-dumpbase", "-dumpbase-ext", "-aux-info", "-wrapper", "-imultiarch",
