@@ -89,10 +89,7 @@ void WorkItemLoops::analyseLockstep(bool WarpOperations) {
   for (BasicBlock &BB : F)
     for (PHINode &P : BB.phis())
       Phis.insert(&P);
-  auto WorkgroupField = [&](const Value *V) {
-    unsigned Budget = 1;
-    return recomputable(V, Budget) && !readsIndex(V, 3);
-  };
+  auto WorkgroupField = [this](const Value *V) { return workgroupField(V); };
   PostDominatorTree PDT(F);
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -140,12 +137,16 @@ void WorkItemLoops::analyseLockstep(bool WarpOperations) {
   UniformPhis = std::move(Phis);
 }
 
+/// A load of one of current_cpu_item's fields other than the index (the workgroup's id, size,
+/// the grid's size).
+bool WorkItemLoops::workgroupField(const Value *V) const {
+  unsigned Budget = 1;
+  return recomputable(V, Budget) && !readsIndex(V, 3);
+}
+
 /// Whether I (not a phi), live across a barrier, is uniform under Lockstep.
 bool WorkItemLoops::uniformUnderLockstep(const Instruction *I) const {
-  auto WorkgroupField = [&](const Value *V) {
-    unsigned Budget = 1;
-    return recomputable(V, Budget) && !readsIndex(V, 3);
-  };
+  auto WorkgroupField = [this](const Value *V) { return workgroupField(V); };
   UniformValues Uniform(UniformPhis, WorkgroupField);
   return Lockstep && Uniform(I);
 }

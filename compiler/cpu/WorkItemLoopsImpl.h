@@ -141,6 +141,7 @@ private:
   // Lockstep.cpp
   void analyseLockstep(bool WarpOperations);
   bool uniformUnderLockstep(const Instruction *I) const;
+  bool workgroupField(const Value *V) const;
   // CarryAcrossBarriers.cpp
   void splitAtBarriers();
   bool isBarrierBlock(const BasicBlock *BB) const { return llvm::is_contained(BarrierBlocks, BB); }
