@@ -44,12 +44,6 @@ public:
         &body);
   }
 
-  /// The threads that run a launch (1 in a child after fork(): the pool's threads stayed in the
-  /// parent).
-  unsigned size() const {
-    return getpid() != owner_ ? 1u : static_cast<unsigned>(workers_.size() + 1);
-  }
-
 private:
   using body_fn = void (*)(void *, std::uint64_t);
   void run(std::uint64_t count, body_fn fn, void *body);

@@ -354,16 +354,11 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       B.CreateBr(State == Ended ? End : Starts[State][0]);
       return;
     }
-    if (ExitTaken && Exits.size() > 1) {
+    if (ExitTaken) {  // several exits (one is handled above): the last work-item's
       SwitchInst *S = B.CreateSwitch(B.CreateLoad(I32, ExitTaken), End, Exits.size());
       for (auto &[State, Exit] : Exits)
         if (State != Ended)
           S->addCase(B.getInt32(State), Starts[State][0]);
-      return;
-    }
-    if (ExitTaken) {  // one exit (from a version for every work-item: handled above)
-      const uint32_t State = Exits.empty() ? Ended : Exits.begin()->first;
-      B.CreateBr(State == Ended ? End : Starts[State][0]);
       return;
     }
     B.CreateBr(Barriers ? Next : End);
