@@ -36,6 +36,9 @@ static void printCommand(ArrayRef<std::string> Argv) {
 // An interrupted driver ends the commands it is running (runSignalCleanup).
 static void watchChild(pid_t Pid);
 static void forgetChild(pid_t Pid);
+static sys::ProcessInfo spawnWatched(ArrayRef<StringRef> Args,
+                                     ArrayRef<std::optional<StringRef>> Redirects,
+                                     std::string *ErrMsg, bool *Failed);
 
 static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
                  const std::string *StderrFile);
@@ -69,13 +72,12 @@ static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
   if (StderrFile)
     Redirects[2] = StringRef(*StderrFile);
   bool Failed = false;
-  sys::ProcessInfo Child = sys::ExecuteNoWait(Argv[0], Args, /*Env=*/std::nullopt,
-                                              StderrFile ? ArrayRef<std::optional<StringRef>>(Redirects)
-                                                         : ArrayRef<std::optional<StringRef>>{},
-                                              /*MemoryLimit=*/0, &ErrMsg, &Failed);
+  sys::ProcessInfo Child = spawnWatched(Args,
+                                       StderrFile ? ArrayRef<std::optional<StringRef>>(Redirects)
+                                                  : ArrayRef<std::optional<StringRef>>{},
+                                       &ErrMsg, &Failed);
   int RC = -1;
   if (!Failed) {
-    watchChild(Child.Pid);
     RC = sys::Wait(Child, /*SecondsToWait=*/std::nullopt, &ErrMsg).ReturnCode;
     forgetChild(Child.Pid);
   }
@@ -185,11 +187,10 @@ Expected<RunningCommand> startCommand(ArrayRef<std::string> Argv, const CommandO
   std::string ErrMsg;
   bool Failed = false;
   C.StartMilliseconds = nowMilliseconds();
-  C.Process = sys::ExecuteNoWait(Argv[0], Args, std::nullopt, {}, 0, &ErrMsg, &Failed);
+  C.Process = spawnWatched(Args, {}, &ErrMsg, &Failed);
   if (Failed)
     return createStringError(inconvertibleErrorCode(), "'%s' could not run: %s",
                              sys::path::filename(Argv[0]).str().c_str(), ErrMsg.c_str());
-  watchChild(C.Process.Pid);
   C.Started = true;
   return C;
 }
@@ -236,6 +237,13 @@ std::atomic<int> CleanupDirs{0};
 /// The commands running now (startCommand, runCommand): an interrupted driver ends them before
 /// it removes their folder (else a compile still writing there left it behind).
 std::atomic<pid_t> Children[16];
+/// A signal that came while a command was being started (spawnWatched): its pid was not yet
+/// among Children, so the cleanup would have missed it, and it went on writing into TMPDIR after
+/// the driver ended (a timing-dependent folder left in e2e/interrupted_build). The handler notes
+/// the signal and returns; spawnWatched ends the driver once the command is watched.
+std::atomic<bool> Spawning{false};
+std::atomic<int> DeferredSignal{0};
+constexpr int DeferredInterrupt = -1;  // exitAfterSignalCleanup's (LLVM's interrupt function)
 } // namespace
 
 void removeOnSignal(const std::string &Dir) {
@@ -267,6 +275,10 @@ constexpr int EndingSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 bool IgnoredAtStart[sizeof(EndingSignals) / sizeof(int)] = {};
 
 void endBySignal(int Sig) {
+  if (Spawning.load()) {
+    DeferredSignal.store(Sig);
+    return;
+  }
   runSignalCleanup();
   struct sigaction Default = {};
   Default.sa_handler = SIG_DFL;
@@ -298,8 +310,29 @@ void handleEndingSignals() {
 }
 
 void exitAfterSignalCleanup() noexcept {
+  if (Spawning.load()) {
+    DeferredSignal.store(DeferredInterrupt);
+    return;
+  }
   runSignalCleanup();
   ::_exit(130);
+}
+
+static sys::ProcessInfo spawnWatched(ArrayRef<StringRef> Args,
+                                     ArrayRef<std::optional<StringRef>> Redirects,
+                                     std::string *ErrMsg, bool *Failed) {
+  Spawning.store(true);
+  sys::ProcessInfo Child = sys::ExecuteNoWait(Args[0], Args, /*Env=*/std::nullopt, Redirects,
+                                              /*MemoryLimit=*/0, ErrMsg, Failed);
+  if (!*Failed)
+    watchChild(Child.Pid);
+  Spawning.store(false);
+  if (const int Sig = DeferredSignal.exchange(0)) {
+    if (Sig == DeferredInterrupt)
+      exitAfterSignalCleanup();
+    endBySignal(Sig);
+  }
+  return Child;
 }
 
 std::string asOperand(StringRef Path) {

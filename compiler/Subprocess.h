@@ -84,8 +84,9 @@ void removeOnSignal(const std::string &Dir);
 void runSignalCleanup() noexcept;
 /// From a signal handler (sys::SetInterruptFunction): runSignalCleanup, then the process ends
 /// with status 130, as a shell reports an interrupted command (LLVM's handler returns after the
-/// interrupt function: the driver went on, and wrote into the folder just removed).
-[[noreturn]] void exitAfterSignalCleanup() noexcept;
+/// interrupt function: the driver went on, and wrote into the folder just removed). While a
+/// command is being started it returns, and the driver ends as soon as that command is watched.
+void exitAfterSignalCleanup() noexcept;
 
 /// The signals that end a compile (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE) end the driver as
 /// they end g++: runSignalCleanup, then the same signal again with its default action, so that

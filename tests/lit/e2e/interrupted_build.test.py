@@ -19,8 +19,12 @@ for i in range(12):
     p.send_signal(signal.SIGINT if i % 2 == 0 else signal.SIGTERM)
     rc = p.wait()
     aborted += rc in (-signal.SIGABRT, 134, -signal.SIGSEGV, 139)
-left = len(os.listdir(os.path.join(work, "tmp")))
-print(f"interrupted 12 builds: {aborted} aborted, {left} temporary folders left")
+def leftovers():
+    """How many entries the builds left in TMPDIR, and their names when there are any."""
+    names = sorted(os.listdir(os.path.join(work, "tmp")))
+    return f"{len(names)} temporary folders left" + (f" {names}" if names else "")
+
+print(f"interrupted 12 builds: {aborted} aborted, {leftovers()}")
 
 # -c with split DWARF (the host compiler's object was written in place, so an interrupted compile
 # could leave an object without its device code that `make` then took as up to date): an object
@@ -38,8 +42,7 @@ for i in range(8):
     if os.path.exists(obj):
         sections = subprocess.run(["llvm-readelf-22", "-S", obj], capture_output=True, text=True).stdout
         partial += ".offload_cxx" not in sections
-left = len(os.listdir(os.path.join(work, "tmp")))
-print(f"interrupted 8 compiles: {partial} objects without device code, {left} temporary folders left")
+print(f"interrupted 8 compiles: {partial} objects without device code, {leftovers()}")
 
 # The driver ends as g++ does (adversarial pass): killed by the signal it got — so that a shell
 # loop or make stops on Ctrl-C — with no LLVM stack dump for SIGQUIT, no folder left; a signal
@@ -54,9 +57,8 @@ for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
     if p.returncode != -sig:
         wrong.append(f"{sig.name}: {p.returncode}")
     dumps += "Stack dump" in err or "PLEASE submit" in err
-left = len(os.listdir(os.path.join(work, "tmp")))
 print(f"signals end the driver by themselves: {', '.join(wrong) or 'all'}; {dumps} stack dumps, "
-      f"{left} temporary folders left")
+      f"{leftovers()}")
 prog = os.path.join(work, "prog-nohup")
 p = subprocess.Popen([driver, "-O2", source, "-o", prog], env=env, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL,
