@@ -108,6 +108,10 @@ if [ "${1:-}" = stage ]; then
   else
     CORPUS_WORK=$work/corpus-work CORPUS_EXTRA="${extra[*]}" OFFLOAD_CXX=$oc \
       bash "$root/bench/corpus.sh" build "$dir"
+    # corpus.sh packs a user's bundle: slimmed again here to fit the carry (57 MiB unslimmed)
+    rm -rf "$work/bundle" && xz -dc "$dir/bundle.tar.xz" | tar -C "$work" -xf -
+    stub_unused_libraries "$work/bundle/lib"
+    tar -C "$work" -cf - bundle | xz -T2 -6 > "$dir/bundle.tar.xz"
   fi
   cp "$0" "$dir/gpu_session.sh"
   du -sh --apparent-size "$dir"

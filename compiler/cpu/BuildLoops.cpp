@@ -392,6 +392,13 @@ void WorkItemLoops::buildLoops(bool Barriers) {
     BB->eraseFromParent();
   for (AllocaInst *A : Allocas)
     A->eraseFromParent();
+  if (WarpBanks && Lockstep) {
+    // Every lane takes part in each exchange: the branches that would ask the runtime which
+    // lanes did (reading the states, which lockstep has not) go, with the blocks they reach.
+    for (BasicBlock &BB : F)
+      ConstantFoldTerminator(&BB);
+    removeUnreachableBlocks(F);
+  }
   if (WarpBanks) {
     SmallVector<BasicBlock *, 32> All;
     for (BasicBlock &BB : F)

@@ -15,9 +15,13 @@
 // it decides the blocks it reaches before its immediate post-dominator, and that post-dominator
 // (where its paths meet: a phi there depends on the path taken). The kernel is in lockstep
 // when no divergent branch reaches a barrier before its paths meet, and it has no virtual
-// barriers (grid-stride loops, whose work-items go round different numbers of times) nor warp
-// operations (exchanges per warp) — as the divergence analyses of AdaptiveCpp's CBS
-// (VectorizationInfo) and PoCL (VariableUniformityAnalysis) decide, in their simplest form.
+// barriers of grid-stride loops (whose work-items go round different numbers of times) — as the
+// divergence analyses of AdaptiveCpp's CBS (VectorizationInfo) and PoCL
+// (VariableUniformityAnalysis) decide, in their simplest form. A warp operation's exchange
+// (WarpExchanges.h) counts as a barrier here: in lockstep every lane of every warp takes part
+// in each exchange (its region's version "for every work-item"), and no runtime call chooses
+// which lanes run next — the warp reductions of jacobi and softmax, 5 exchanges each, then cost
+// a region each rather than the runtime's round per exchange (issue 31, item 4).
 #include "WorkItemLoopsImpl.h"
 
 #include "llvm/Analysis/PostDominators.h"
@@ -75,10 +79,10 @@ private:
 
 /// Decides Lockstep and, when it holds, UniformPhis (WorkItemLoopsImpl.h). After
 /// splitAtBarriers, before the values live across barriers are demoted.
-void WorkItemLoops::analyseLockstep(bool WarpOperations) {
+void WorkItemLoops::analyseLockstep(bool GridStride) {
   Lockstep = false;
   UniformPhis.clear();
-  if (WarpOperations || !VirtualBlocks.empty())
+  if (GridStride)
     return;
   for (BasicBlock &BB : F) {
     const Instruction *T = BB.getTerminator();

@@ -82,6 +82,7 @@ std::string WorkItemLoops::run() {
              ": each region is a copy of code)";
     tidy();
     addVirtualBarriers(MaxBarriers - Count);
+    const bool GridStride = !VirtualBlocks.empty();
     // After the grid-stride loops' virtual barriers: the runtime runs the lowest-numbered
     // virtual region first, so the lanes still in a loop (a row 784 long: lanes 0-15 go round
     // once more) reach the warp's exchange before it runs for those that left the loop.
@@ -90,7 +91,7 @@ std::string WorkItemLoops::run() {
         !Why.empty())
       return Why;
     splitAtBarriers();
-    analyseLockstep(Warps);
+    analyseLockstep(GridStride);
     demoteValuesLiveAcrossBarriers();
   }
   buildLoops(Barriers);

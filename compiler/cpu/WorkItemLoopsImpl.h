@@ -139,7 +139,7 @@ private:
   SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> gridStrideLoops(LoopInfo &LI) const;
   void addVirtualBarriers(unsigned Room);
   // Lockstep.cpp
-  void analyseLockstep(bool WarpOperations);
+  void analyseLockstep(bool GridStride);
   bool uniformUnderLockstep(const Instruction *I) const;
   bool workgroupField(const Value *V) const;
   // CarryAcrossBarriers.cpp
