@@ -84,12 +84,23 @@ void WorkItemLoops::analyseLockstep(bool GridStride) {
   UniformPhis.clear();
   if (GridStride)
     return;
+  SmallPtrSet<PHINode *, 16> Phis;
+  if (!reachedTogether([this](const BasicBlock *BB) { return isBarrierBlock(BB); }, Phis))
+    return;
+  Lockstep = true;
+  UniformPhis = std::move(Phis);
+}
+
+/// Whether every block Meets accepts is reached by all work-items together: no divergent branch
+/// reaches one before its paths meet. Phis: the uniform ones, when it returns true.
+bool WorkItemLoops::reachedTogether(function_ref<bool(const BasicBlock *)> Meets,
+                                    SmallPtrSetImpl<PHINode *> &Phis) const {
   for (BasicBlock &BB : F) {
     const Instruction *T = BB.getTerminator();
     if (!isa<BranchInst>(T) && !isa<SwitchInst>(T) && !isa<ReturnInst>(T) && !isa<UnreachableInst>(T))
-      return;  // invoke, indirect branches: not analysed
+      return false;  // invoke, indirect branches: not analysed
   }
-  SmallPtrSet<PHINode *, 16> Phis;
+  Phis.clear();
   for (BasicBlock &BB : F)
     for (PHINode &P : BB.phis())
       Phis.insert(&P);
@@ -120,10 +131,10 @@ void WorkItemLoops::analyseLockstep(bool GridStride) {
         const BasicBlock *X = Work.pop_back_val();
         if (X == Meet || !Seen.insert(X).second)
           continue;
-        if (isBarrierBlock(X)) {  // work-items may wait at different barriers (or some end)
+        if (Meets(X)) {  // work-items may wait at different barriers (or some end)
           if (getenv("OFFLOAD_CXX_DEBUG_LOCKSTEP"))
             errs() << F.getName() << ": not in lockstep: " << *T << " reaches " << X->getName() << "\n";
-          return;
+          return false;
         }
         for (PHINode &P : const_cast<BasicBlock *>(X)->phis())
           Drop.push_back(&P);
@@ -137,8 +148,7 @@ void WorkItemLoops::analyseLockstep(bool GridStride) {
       Changed |= Phis.erase(P);
     }
   }
-  Lockstep = true;
-  UniformPhis = std::move(Phis);
+  return true;
 }
 
 /// A load of one of current_cpu_item's fields other than the index (the workgroup's id, size,

@@ -81,6 +81,7 @@ std::string WorkItemLoops::run() {
              "(work-item loops split at most " + std::to_string(MaxBarriers) +
              ": each region is a copy of code)";
     tidy();
+    Count += sweepGridStrideLoops(MaxBarriers - Count);
     addVirtualBarriers(MaxBarriers - Count);
     const bool GridStride = !VirtualBlocks.empty();
     // After the grid-stride loops' virtual barriers: the runtime runs the lowest-numbered

@@ -4,6 +4,7 @@
 //   WorkItemLoops.cpp        the steps in order (run), what is inlined, what keeps the fibers
 //   PrepareWorkItems.cpp     index loads, shared-memory atomics, thread-local addresses
 //   UniformValues.cpp        values the same for every work-item, grid-stride loops, virtual barriers
+//   GridStrideSweeps.cpp     grid-stride loops reached together, as sweeps of the workgroup
 //   Lockstep.cpp             kernels whose work-items meet every barrier together, uniform values
 //   CarryAcrossBarriers.cpp  the split at barriers, values kept per work-item across them
 //   BuildLoops.cpp           each region as a loop over the work-items
@@ -17,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Dominators.h"
@@ -138,8 +140,16 @@ private:
   void prefetchNextIteration(const Loop &L, PHINode *Induction, Value *Stride);
   SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> gridStrideLoops(LoopInfo &LI) const;
   void addVirtualBarriers(unsigned Room);
+  // GridStrideSweeps.cpp
+  unsigned sweepGridStrideLoops(unsigned Room);
+  bool guardTestsFirst(BranchInst *GBr, ICmpInst *GCmp, BasicBlock *Pre, Value *Start, Value *Bound,
+                       CmpInst::Predicate Stay);
+  void sweep(Loop *L, PHINode *Induction, Value *Stride, Value *Bound, CmpInst::Predicate Stay,
+             bool TestsNext, BasicBlock *Guard, FunctionCallee Barrier,
+             function_ref<int(const Value *)> IndexDim);
   // Lockstep.cpp
   void analyseLockstep(bool GridStride);
+  bool reachedTogether(function_ref<bool(const BasicBlock *)> Meets, SmallPtrSetImpl<PHINode *> &Phis) const;
   bool uniformUnderLockstep(const Instruction *I) const;
   bool workgroupField(const Value *V) const;
   // CarryAcrossBarriers.cpp

@@ -1,0 +1,327 @@
+// compiler/cpu/GridStrideSweeps.cpp — grid-stride loops as sweeps of the workgroup (issue 31,
+// item 5).
+//
+// A grid-stride loop (`for (i = global_id_x(); i < n; i += grid_size)`) that every work-item of
+// a workgroup reaches together is split in two:
+//   * sweeps: while the workgroup's last work-item has another iteration after this one, every
+//     work-item runs one iteration, then all meet at a barrier. Each sweep is one region of the
+//     work-item loops, whose x loop touches neighbouring elements (vectorisable), and the kernel
+//     can stay in lockstep (Lockstep.cpp) — no virtual barrier, no runtime call, no state per
+//     work-item;
+//   * the original loop, from where each work-item's sweeps left it: what is left (one
+//     iteration, for the usual `global_id` start; none or more otherwise).
+// A work-item runs a sweep's iteration only when its loop would go on after it (the loop's own
+// test, on the next index); otherwise it keeps its state for the original loop. So the sweeps'
+// count — computed once for the workgroup, from the start of its last work-item — decides only
+// how much runs in sweeps, never what runs: it is right whatever the order of the starts.
+// Before, such a loop got a virtual barrier (UniformValues.cpp), which keeps a kernel out of
+// lockstep: the dot product of bench/cpu_device ran 52-56 ms, by hand in this form 38-43 ms
+// (OpenMP: 29 ms; bench/NOTES.md, twenty-second entry).
+#include "WorkItemLoopsImpl.h"
+
+namespace offload::compiler::workitems {
+
+namespace {
+
+/// A grid-stride loop the sweeps can take: one exiting block (its header or its latch), whose
+/// test is `index < Bound` (unsigned or signed) on the induction (header) or its next value
+/// (latch), Bound uniform.
+struct SweepLoop {
+  Loop *L;
+  PHINode *Induction;
+  Value *Stride, *Bound;
+  ICmpInst::Predicate Stay;  ///< ult or slt: the loop goes on while `tested Stay Bound`
+  bool TestsNext;            ///< the test is on induction + stride, after the body (rotated)
+  /// The block whose branch enters the loop only if the first test passes (a rotated loop's
+  /// guard: `br (start Stay Bound), preheader, exit`), or null (the preheader is always run).
+  BasicBlock *Guard;
+};
+
+} // namespace
+
+/// V computed for the workgroup's last work-item (its index loads replaced by the workgroup's
+/// size less one), before At.
+static Value *atLastWorkItem(Value *V, Instruction *At, GlobalVariable *Item,
+                             function_ref<int(const Value *)> IndexDim) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return V;
+  if (const int Dim = IndexDim(I); Dim >= 0) {
+    IRBuilder<> B(At);
+    Value *Tls = B.CreateThreadLocalAddress(Item);
+    Value *Size = B.CreateLoad(B.getInt32Ty(), B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Tls, BlockDimOffset + 4 * Dim));
+    return B.CreateSub(Size, B.getInt32(1), "last.index");
+  }
+  Instruction *Copy = I->clone();
+  for (unsigned K = 0; K < I->getNumOperands(); ++K)
+    Copy->setOperand(K, atLastWorkItem(I->getOperand(K), At, Item, IndexDim));
+  Copy->insertBefore(At->getIterator());
+  return Copy;
+}
+
+/// Whether a rotated loop's guard (`br GCmp, Pre, exit`) enters the loop exactly when its test
+/// passes on the start: `Start Stay Bound`, the same values or (indvars widened the loop's index)
+/// their extensions. Then the instructions of Pre, all safe to run anyway (the widened start
+/// and bound), move before the guard's branch, where the sweeps will be.
+bool WorkItemLoops::guardTestsFirst(BranchInst *GBr, ICmpInst *GCmp, BasicBlock *Pre, Value *Start,
+                                    Value *Bound, CmpInst::Predicate Stay) {
+  if (GBr->getSuccessor(0) == GBr->getSuccessor(1))
+    return false;
+  ICmpInst::Predicate GPred = GCmp->getPredicate();
+  if (GBr->getSuccessor(1) == Pre)
+    GPred = ICmpInst::getInversePredicate(GPred);
+  auto narrowed = [&](Value *Wide, Value *Narrow) {
+    if (Wide == Narrow)
+      return true;
+    if (Stay == ICmpInst::ICMP_SLT)
+      return isa<SExtInst>(Wide) && cast<SExtInst>(Wide)->getOperand(0) == Narrow;
+    return isa<ZExtInst>(Wide) && cast<ZExtInst>(Wide)->getOperand(0) == Narrow;
+  };
+  bool Same = GPred == Stay && narrowed(Start, GCmp->getOperand(0)) && narrowed(Bound, GCmp->getOperand(1));
+  Same = Same || (ICmpInst::getSwappedPredicate(GPred) == Stay && narrowed(Start, GCmp->getOperand(1)) &&
+                  narrowed(Bound, GCmp->getOperand(0)));
+  if (!Same)
+    return false;
+  for (Instruction &I : *Pre) {
+    if (I.isTerminator())
+      continue;
+    unsigned Budget = 1;
+    if (!isSafeToSpeculativelyExecute(&I) && !(isa<LoadInst>(I) && recomputable(&I, Budget)))
+      return false;
+  }
+  while (Pre->size() > 1)
+    Pre->front().moveBefore(GBr->getIterator());
+  return true;
+}
+
+/// Splits the grid-stride loops that every work-item reaches together into sweeps (above), at
+/// most Room of them (each adds a barrier); returns how many. Before the virtual barriers.
+unsigned WorkItemLoops::sweepGridStrideLoops(unsigned Room) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  SmallVector<SweepLoop, 4> Loops;
+  const bool Debug = getenv("OFFLOAD_CXX_DEBUG_LOCKSTEP");
+  for (auto [L, Induction, Stride] : gridStrideLoops(LI)) {
+    if (Loops.size() >= Room)
+      break;
+    if (Debug)
+      errs() << F.getName() << ": grid-stride loop at " << L->getHeader()->getName() << "\n";
+    BasicBlock *Pre = L->getLoopPreheader(), *Header = L->getHeader(), *Latch = L->getLoopLatch();
+    BasicBlock *Exiting = L->getExitingBlock();
+    if (!Pre && L->getLoopPredecessor())  // a guard's branch: a block of its own on the edge
+      Pre = SplitEdge(L->getLoopPredecessor(), Header, &DT, &LI);
+    if (!Pre || !Latch || !Exiting || (Exiting != Header && Exiting != Latch) ||
+        !isa<BranchInst>(Pre->getTerminator())) {
+      if (Debug) {
+        errs() << "  not swept: its shape\n";
+        for (BasicBlock *BB : L->blocks())
+          BB->print(errs());
+      }
+      continue;
+    }
+    if (llvm::any_of(Header->phis(), [](const PHINode &P) { return P.getNumIncomingValues() != 2; }))
+      continue;
+    auto *Br = dyn_cast<BranchInst>(Exiting->getTerminator());
+    auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+    if (!Cmp)
+      continue;
+    // The test is on the induction (before the body, or a one-block loop's) or on its next
+    // value (a rotated loop's latch).
+    const Value *Next = Induction->getIncomingValueForBlock(Latch);
+    ICmpInst::Predicate Pred = Cmp->getPredicate();
+    Value *Bound = nullptr;
+    bool TestsNext = false;
+    for (unsigned Side = 0; Side < 2 && !Bound; ++Side) {
+      const Value *Op = Cmp->getOperand(Side);
+      if (Op != Induction && Op != Next)
+        continue;
+      TestsNext = Op == Next;
+      Bound = Cmp->getOperand(1 - Side);
+      if (Side == 1)
+        Pred = ICmpInst::getSwappedPredicate(Pred);
+    }
+    if (!L->contains(Br->getSuccessor(0)))  // the loop goes on when the test fails
+      Pred = ICmpInst::getInversePredicate(Pred);
+    if (!Bound || !uniform(Bound) || (Pred != ICmpInst::ICMP_ULT && Pred != ICmpInst::ICMP_SLT)) {
+      if (Debug)
+        errs() << "  not swept: its test " << *Cmp << "\n";
+      continue;
+    }
+    // A guard before a rotated loop is divergent (`start < n`): the sweeps go before it.
+    BasicBlock *Guard = Pre->getSinglePredecessor();
+    auto *GBr = Guard ? dyn_cast<BranchInst>(Guard->getTerminator()) : nullptr;
+    auto *GCmp = GBr && GBr->isConditional() ? dyn_cast<ICmpInst>(GBr->getCondition()) : nullptr;
+    if (GCmp && !guardTestsFirst(GBr, GCmp, Pre, Induction->getIncomingValueForBlock(Pre), Bound, Pred)) {
+      if (Debug)
+        errs() << "  not swept: its guard " << *GBr << "\n";
+      continue;
+    }
+    if (!GCmp)
+      Guard = nullptr;
+    Loops.push_back({L, Induction, Stride, Bound, Pred, TestsNext, Guard});
+  }
+  if (Loops.empty())
+    return 0;
+  // Every work-item must reach them together (else a sweep's barrier would wait for
+  // work-items that never come): the lockstep analysis, with the loops' entries as barriers.
+  SmallPtrSet<const BasicBlock *, 4> Entries;
+  for (const SweepLoop &S : Loops)
+    Entries.insert(S.Guard ? S.Guard : S.L->getLoopPreheader());
+  auto Meets = [&](const BasicBlock *BB) {
+    if (Entries.contains(BB))
+      return true;
+    for (const Instruction &I : *BB)
+      if (const auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = calledFunction(*CB); Callee && (isBarrier(*Callee) || isWarpOperation(*Callee)))
+          return true;
+    return false;
+  };
+  SmallPtrSet<PHINode *, 16> Phis;
+  if (!reachedTogether(Meets, Phis))
+    return 0;
+  FunctionCallee Barrier = M.getOrInsertFunction(BarrierName, Type::getVoidTy(Ctx));
+  auto IndexDim = [this](const Value *V) {
+    if (!isa<LoadInst>(V))
+      return -1;
+    for (int Dim = 0; Dim < 3; ++Dim)
+      if (readsIndex(V, Dim, MaxRecomputed))  // the load itself, not its operands
+        return Dim;
+    return -1;
+  };
+  for (const SweepLoop &S : Loops)
+    sweep(S.L, S.Induction, S.Stride, S.Bound, S.Stay, S.TestsNext, S.Guard, Barrier, IndexDim);
+  return Loops.size();
+}
+
+void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *BoundIn,
+                          CmpInst::Predicate Stay, bool TestsNext, BasicBlock *Guard,
+                          FunctionCallee Barrier, function_ref<int(const Value *)> IndexDim) {
+  BasicBlock *Pre = L->getLoopPreheader(), *Header = L->getHeader(), *Latch = L->getLoopLatch();
+  BasicBlock *Exiting = L->getExitingBlock();
+  Type *Ty = Induction->getType();
+  // A sweep reads a workgroup's few neighbouring elements, the next a grid's stride away: out
+  // of the hardware prefetchers' reach (dot: 26 ms with the prefetch, 36 without).
+  prefetchNextIteration(*L, Induction, StrideIn);
+  auto block = [&](const char *Name) { return BasicBlock::Create(Ctx, Name, &F, Header); };
+  BasicBlock *SPre = block("sweep.pre"), *SHeader = block("sweep.header"), *SCheck = block("sweep.check");
+  BasicBlock *SLatch = block("sweep.latch"), *SDone = block("sweep.done");
+  BasicBlock *Exit = nullptr;  // the guard's other way
+  if (Guard) {
+    auto *GBr = cast<BranchInst>(Guard->getTerminator());
+    Exit = GBr->getSuccessor(0) == Pre ? GBr->getSuccessor(1) : GBr->getSuccessor(0);
+    BranchInst::Create(SPre, GBr->getIterator());
+    GBr->eraseFromParent();
+    for (PHINode &P : Exit->phis())
+      P.setIncomingBlock(P.getBasicBlockIndex(Guard), SDone);
+  } else {
+    Pre->getTerminator()->replaceSuccessorWith(Header, SPre);
+  }
+
+  // The count of sweeps: how many times the last work-item's loop goes on after an iteration
+  // (or, testing before the body, how many iterations it runs).
+  IRBuilder<> B(SPre);
+  Instruction *At = B.CreateBr(SHeader);
+  B.SetInsertPoint(At);
+  Value *Stride = copyComputationBefore(StrideIn, At), *Bound = copyComputationBefore(BoundIn, At);
+  Value *Start = Induction->getIncomingValueForBlock(Pre);
+  Value *Last = atLastWorkItem(Start, At, Item(), IndexDim);
+  Value *First = TestsNext ? B.CreateAdd(Last, Stride) : Last;
+  Value *NoStride = B.CreateICmpEQ(Stride, ConstantInt::get(Ty, 0));
+  Value *Divisor = B.CreateSelect(NoStride, ConstantInt::get(Ty, 1), Stride);
+  Value *Count = B.CreateAdd(B.CreateUDiv(B.CreateSub(B.CreateSub(Bound, First), ConstantInt::get(Ty, 1)), Divisor),
+                             ConstantInt::get(Ty, 1));
+  Value *Runs = B.CreateAnd(B.CreateICmp(Stay, First, Bound), B.CreateNot(NoStride));
+  Value *Sweeps = B.CreateSelect(Runs, Count, ConstantInt::get(Ty, 0), "sweeps");
+
+  // sweep.header: the sweep's number and each work-item's state (the header's phis).
+  B.SetInsertPoint(SHeader);
+  PHINode *T = B.CreatePHI(Ty, 2, "sweep");
+  T->addIncoming(ConstantInt::get(Ty, 0), SPre);
+  SmallVector<std::pair<PHINode *, PHINode *>, 4> State;  // the header's phi, its sweep state
+  for (PHINode &P : Header->phis()) {
+    PHINode *Q = B.CreatePHI(P.getType(), 2, P.getName() + ".sweep");
+    Q->addIncoming(P.getIncomingValueForBlock(Pre), SPre);
+    State.push_back({&P, Q});
+  }
+  B.CreateCondBr(B.CreateICmpULT(T, Sweeps), SCheck, SDone);
+  PHINode *Index = nullptr;
+  for (auto [P, Q] : State)
+    if (P == Induction)
+      Index = Q;
+
+  // The loop's body, cloned as one iteration: from sweep.check (if the loop goes on after it)
+  // to sweep.latch.
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> Clones;
+  for (BasicBlock *BB : L->blocks()) {
+    BasicBlock *C = CloneBasicBlock(BB, VMap, ".sweep", &F);
+    C->moveBefore(SLatch);
+    VMap[BB] = C;
+    Clones.push_back(C);
+  }
+  auto *CHeader = cast<BasicBlock>(VMap[Header]);
+  SmallVector<Instruction *, 4> ClonedPhis;
+  for (auto [P, Q] : State) {
+    ClonedPhis.push_back(cast<Instruction>(VMap[P]));
+    VMap[P] = Q;
+  }
+  for (BasicBlock *C : Clones)
+    for (Instruction &I : *C)
+      RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+  for (Instruction *I : ClonedPhis)
+    I->eraseFromParent();
+  // The test passes in the clone (sweep.check made it): its exit edge goes.
+  auto *CBr = cast<BranchInst>(cast<BasicBlock>(VMap[Exiting])->getTerminator());
+  auto *OBr = cast<BranchInst>(Exiting->getTerminator());  // (the clone's successors are clones)
+  BasicBlock *Goes = CBr->getSuccessor(L->contains(OBr->getSuccessor(0)) ? 0 : 1);
+  BranchInst::Create(Goes, CBr->getIterator());
+  CBr->eraseFromParent();
+  // The back edge ends the sweep.
+  auto *CLatch = cast<BasicBlock>(VMap[Latch]);
+  CLatch->getTerminator()->replaceSuccessorWith(CHeader, SLatch);
+
+  B.SetInsertPoint(SCheck);
+  Instruction *Here = B.CreateUnreachable();  // (copyComputationBefore's place; replaced)
+  B.SetInsertPoint(Here);
+  // In the loop (not past the guard, or its test passed), and going on after this iteration.
+  Value *BoundHere = copyComputationBefore(BoundIn, Here);
+  Value *GoesOn = B.CreateICmp(Stay, Index, BoundHere, "sweep.in.loop");
+  if (TestsNext)
+    GoesOn = B.CreateAnd(GoesOn, B.CreateICmp(Stay, B.CreateAdd(Index, copyComputationBefore(StrideIn, Here)),
+                                              BoundHere), "sweep.goes.on");
+  B.CreateCondBr(GoesOn, CHeader, SLatch);
+  Here->eraseFromParent();
+
+  // sweep.latch: every work-item's state after the sweep, the barrier, the next sweep.
+  B.SetInsertPoint(SLatch);
+  for (auto [P, Q] : State) {
+    PHINode *After = B.CreatePHI(P->getType(), 2, P->getName() + ".swept");
+    After->addIncoming(Q, SCheck);
+    Value *Next = P->getIncomingValueForBlock(Latch);
+    After->addIncoming(VMap.count(Next) ? static_cast<Value *>(VMap[Next]) : Next, CLatch);
+    Q->addIncoming(After, SLatch);
+  }
+  Value *T1 = B.CreateAdd(T, ConstantInt::get(Ty, 1));
+  T->addIncoming(T1, SLatch);
+  B.CreateCall(Barrier);
+  B.CreateBr(SHeader);
+
+  // sweep.done: the original loop, from each work-item's state (through the guard again).
+  if (Guard) {
+    B.SetInsertPoint(SDone);
+    Instruction *Done = B.CreateUnreachable();
+    B.SetInsertPoint(Done);
+    B.CreateCondBr(B.CreateICmp(Stay, Index, copyComputationBefore(BoundIn, Done)), Pre, Exit);
+    Done->eraseFromParent();
+  } else {
+    BranchInst::Create(Header, SDone);
+  }
+  for (auto [P, Q] : State) {
+    const int In = P->getBasicBlockIndex(Pre);
+    if (!Guard)
+      P->setIncomingBlock(In, SDone);
+    P->setIncomingValue(In, Q);
+  }
+}
+
+} // namespace offload::compiler::workitems

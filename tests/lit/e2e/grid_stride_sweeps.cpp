@@ -1,0 +1,196 @@
+// Grid-stride loops reached by every work-item together, run as sweeps of the workgroup
+// (compiler/cpu/GridStrideSweeps.cpp): one iteration of each work-item per sweep while the
+// workgroup's last work-item goes on, then the original loop for what is left. The kernel stays in
+// lockstep. Results must be the host's whatever the sizes: n smaller than a workgroup, than the
+// grid, not a multiple of either, zero; a start that is not the work-item's global index
+// (reversed in the workgroup, so the last work-item's start is not the largest); a signed index;
+// a loop whose work-items carry two values; a grid-stride loop and a barrier tree after it; and a
+// loop under a test of the index (not reached together: not swept, still right).
+// RUN: %offload-cxx -O2 -v %s -o %t 2>&1 | FileCheck %s --check-prefix=SAYS
+// RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=1 %t | FileCheck %s
+// RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=3 %t | FileCheck %s
+// RUN: %offload-cxx -O0 %s -o %t0 && env OFFLOAD_DEVICE=cpu %t0 | FileCheck %s
+// SAYS-NOT: fibers
+// SAYS-DAG: kernel 'dot' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'reversed' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'signed_sum' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'two_values' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'guarded' on the CPU device: work-item loops split at its barriers{{$}}
+// CHECK: dot: ok
+// CHECK: reversed: ok
+// CHECK: signed_sum: ok
+// CHECK: two_values: ok
+// CHECK: guarded: ok
+// CHECK: all sweep checks passed
+#include <offload/offload.hpp>
+
+#include <cstdio>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+// Each workgroup's sum, by a tree after the grid-stride loop.
+template <class T>
+T tree_sum(T v) {
+  auto &s = offload::shared<T[256]>([] {});
+  const unsigned t = offload::thread_id_x();
+  s[t] = v;
+  offload::barrier();
+  for (unsigned h = offload::block_dim_x() / 2; h > 0; h /= 2) {
+    if (t < h)
+      s[t] += s[t + h];
+    offload::barrier();
+  }
+  return s[0];
+}
+
+OFFLOAD_KERNEL void dot(std::span<const double> a, std::span<const double> b, std::span<double> out) {
+  double partial = 0;
+  const std::uint64_t stride = std::uint64_t(offload::grid_dim_x()) * offload::block_dim_x();
+  for (std::uint64_t i = offload::global_id_x(); i < a.size(); i += stride)
+    partial += a[i] * b[i];
+  const double sum = tree_sum(partial);
+  if (offload::thread_id_x() == 0)
+    out[offload::block_id_x()] = sum;
+}
+
+// The last work-item of a workgroup starts first.
+OFFLOAD_KERNEL void reversed(std::span<const std::uint32_t> a, std::span<std::uint64_t> out, unsigned n) {
+  std::uint64_t partial = 0;
+  const unsigned start = offload::block_id_x() * offload::block_dim_x() + (offload::block_dim_x() - 1 - offload::thread_id_x());
+  for (unsigned i = start; i < n; i += offload::grid_dim_x() * offload::block_dim_x())
+    partial += a[i] * std::uint64_t(i + 1);
+  const std::uint64_t sum = tree_sum(partial);
+  if (offload::thread_id_x() == 0)
+    out[offload::block_id_x()] = sum;
+}
+
+OFFLOAD_KERNEL void signed_sum(std::span<const int> a, std::span<long long> out, int n) {
+  long long partial = 0;
+  for (int i = int(offload::global_id_x()); i < n; i += int(offload::grid_dim_x() * offload::block_dim_x()))
+    partial += a[i];
+  const long long sum = tree_sum(partial);
+  if (offload::thread_id_x() == 0)
+    out[offload::block_id_x()] = sum;
+}
+
+// Two values carried (a count and a largest), written per work-item after the loop.
+OFFLOAD_KERNEL void two_values(std::span<const int> a, std::span<int> most, std::span<int> count) {
+  int m = -1, c = 0;
+  const std::size_t stride = std::size_t(offload::grid_dim_x()) * offload::block_dim_x();
+  for (std::size_t i = offload::global_id_x(); i < a.size(); i += stride) {
+    if (a[i] > m)
+      m = a[i];
+    c += a[i] % 3 == 0;
+  }
+  offload::barrier();
+  most[offload::global_id_x()] = m;
+  count[offload::global_id_x()] = c;
+}
+
+// Only the workgroup's lower half runs the loop: not reached together.
+OFFLOAD_KERNEL void guarded(std::span<const int> a, std::span<long long> out, int n) {
+  long long partial = 0;
+  if (offload::thread_id_x() < offload::block_dim_x() / 2)
+    for (int i = int(offload::global_id_x()); i < n; i += int(offload::grid_dim_x() * offload::block_dim_x()))
+      partial += a[i];
+  const long long sum = tree_sum(partial);
+  if (offload::thread_id_x() == 0)
+    out[offload::block_id_x()] = sum;
+}
+
+int main() {
+  bool all = true;
+  auto report = [&](const char *name, bool ok) {
+    std::printf("%s: %s\n", name, ok ? "ok" : "FAILED");
+    all = all && ok;
+  };
+  const unsigned sizes[] = {0, 1, 100, 255, 256, 257, 1000, 4096, 12345, 100000};
+  {
+    bool ok = true;
+    for (unsigned n : sizes)
+      for (unsigned groups : {1u, 3u, 8u}) {
+        std::vector<double> a(n), b(n), out(groups, -1);
+        double want = 0;
+        for (unsigned i = 0; i < n; ++i) {
+          a[i] = i % 7;
+          b[i] = i % 5 + 1;
+          want += a[i] * b[i];
+        }
+        offload::launch(dot, {.workgroups = {groups}, .threads = {256}}, std::span<const double>(a),
+                        std::span<const double>(b), std::span(out));
+        double got = 0;
+        for (double v : out) got += v;
+        ok = ok && got == want;
+      }
+    report("dot", ok);
+  }
+  {
+    bool ok = true;
+    for (unsigned n : sizes)
+      for (unsigned groups : {1u, 5u}) {
+        std::vector<std::uint32_t> a(n + 1);
+        std::vector<std::uint64_t> out(groups);
+        std::uint64_t want = 0;
+        for (unsigned i = 0; i < n; ++i) {
+          a[i] = i % 11;
+          want += a[i] * std::uint64_t(i + 1);
+        }
+        offload::launch(reversed, {.workgroups = {groups}, .threads = {128}}, std::span<const std::uint32_t>(a),
+                        std::span(out), n);
+        std::uint64_t got = 0;
+        for (auto v : out) got += v;
+        ok = ok && got == want;
+      }
+    report("reversed", ok);
+  }
+  {
+    bool ok = true;
+    for (unsigned n : sizes)
+      for (unsigned groups : {1u, 4u}) {
+        std::vector<int> a(n + 1);
+        std::vector<long long> out(groups);
+        long long want = 0;
+        for (unsigned i = 0; i < n; ++i) {
+          a[i] = int(i % 13) - 6;
+          want += a[i];
+        }
+        offload::launch(signed_sum, {.workgroups = {groups}, .threads = {64}}, std::span<const int>(a),
+                        std::span(out), int(n));
+        long long got = 0;
+        for (auto v : out) got += v;
+        std::vector<long long> out2(groups);
+        offload::launch(guarded, {.workgroups = {groups}, .threads = {64}}, std::span<const int>(a),
+                        std::span(out2), int(n));
+        long long want2 = 0;
+        for (unsigned i = 0; i < n; ++i)
+          if (i % 64 < 32 && (i % (groups * 64)) / 64 < groups) want2 += a[i];
+        long long got2 = 0;
+        for (auto v : out2) got2 += v;
+        ok = ok && got == want && got2 == want2;
+      }
+    report("signed_sum", ok);
+    report("two_values", [&] {
+      bool good = true;
+      for (unsigned n : sizes) {
+        const unsigned groups = 3, threads = 96, items = groups * threads;
+        std::vector<int> a(n), most(items), count(items);
+        for (unsigned i = 0; i < n; ++i) a[i] = int((i * 37) % 101);
+        offload::launch(two_values, {.workgroups = {groups}, .threads = {threads}}, std::span<const int>(a),
+                        std::span(most), std::span(count));
+        for (unsigned w = 0; w < items; ++w) {
+          int m = -1, c = 0;
+          for (unsigned i = w; i < n; i += items) {
+            m = a[i] > m ? a[i] : m;
+            c += a[i] % 3 == 0;
+          }
+          good = good && most[w] == m && count[w] == c;
+        }
+      }
+      return good;
+    }());
+    report("guarded", ok);
+  }
+  std::printf(all ? "all sweep checks passed\n" : "sweep checks FAILED\n");
+  return all ? 0 : 1;
+}
