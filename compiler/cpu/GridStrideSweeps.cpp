@@ -59,6 +59,22 @@ static Value *atLastWorkItem(Value *V, Instruction *At, GlobalVariable *Item,
   return Copy;
 }
 
+/// Whether V reads the grid's size (current_cpu_item.grid_dim).
+bool WorkItemLoops::readsGridSize(const Value *V, unsigned Depth) const {
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > MaxRecomputed)
+    return false;
+  if (const auto *L = dyn_cast<LoadInst>(I)) {
+    APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+    const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+    const auto *Tls = dyn_cast<IntrinsicInst>(Base);
+    return Tls && Tls->getIntrinsicID() == Intrinsic::threadlocal_address &&
+           Tls->getArgOperand(0)->getName() == CurrentItemName && Offset.getZExtValue() >= GridDimOffset &&
+           Offset.getZExtValue() < GridDimOffset + 12;
+  }
+  return llvm::any_of(I->operands(), [&](const Use &Op) { return readsGridSize(Op.get(), Depth + 1); });
+}
+
 /// Whether a rotated loop's guard (`br GCmp, Pre, exit`) enters the loop exactly when its test
 /// passes on the start: `Start Stay Bound`, the same values or (indvars widened the loop's index)
 /// their extensions. Then the instructions of Pre, all safe to run anyway (the widened start
@@ -106,6 +122,14 @@ unsigned WorkItemLoops::sweepGridStrideLoops(unsigned Room) {
       break;
     if (Debug)
       errs() << F.getName() << ": grid-stride loop at " << L->getHeader()->getName() << "\n";
+    // Only a stride of the grid's size: a loop by the workgroup's size (`i += block_dim_x()`,
+    // over a shared array) stays within a workgroup's few cache lines anyway, and a sweep costs
+    // a region per block_dim_x() elements (bincount's zeroing of its bins: 227 -> 749 ms).
+    if (!readsGridSize(Stride)) {
+      if (Debug)
+        errs() << "  not swept: its stride is not the grid's size\n";
+      continue;
+    }
     BasicBlock *Pre = L->getLoopPreheader(), *Header = L->getHeader(), *Latch = L->getLoopLatch();
     BasicBlock *Exiting = L->getExitingBlock();
     if (!Pre && L->getLoopPredecessor())  // a guard's branch: a block of its own on the edge

@@ -42,8 +42,9 @@ template <auto Kernel, class... P> [[gnu::noinline]] void cpu_work_items(P... ar
 #endif
 }
 static_assert(offsetof(cpu_item, thread) == 0 && offsetof(cpu_item, block_dim) == 24 &&
+                  offsetof(cpu_item, grid_dim) == 36 &&
                   sizeof(dim3) == 12 && sizeof(cpu_item) == 48,
-              "compiler/CpuWorkItemLoops.cpp reads offload::detail::cpu_item at these offsets");
+              "compiler/cpu/WorkItemLoopsImpl.h reads offload::detail::cpu_item at these offsets");
 
 /// A kernel's entry: the arguments decoded once, then the work-item function (which the device
 /// pass makes loops over the workgroup's work-items).
