@@ -349,7 +349,12 @@ class Gen:
                 body.append(rec)
             v = r.choice(vars)
             body.append(Stmt("assign", [self.assign_to(v, f"{self.read(v)} + in[{lv} % {N_IN}u]")]))
-            return Stmt("gstride", [f"for (unsigned {lv} = static_cast<unsigned>(gid); {lv} < {n}; {lv} += gsize) {{"],
+            # Over the whole grid's linear ids, or CUDA's usual x-only form (the one the CPU
+            # device runs as sweeps of the workgroup: compiler/cpu/GridStrideSweeps.cpp).
+            start, step = r.choice([("static_cast<unsigned>(gid)", "gsize"),
+                                    ("static_cast<unsigned>(offload::global_id_x())",
+                                     "offload::grid_dim_x() * offload::block_dim_x()")])
+            return Stmt("gstride", [f"for (unsigned {lv} = {start}; {lv} < {n}; {lv} += {step}) {{"],
                         body, close=["}"])
         return None
 
