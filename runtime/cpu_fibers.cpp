@@ -382,9 +382,9 @@ void throw_warp_split_by_barrier() {
   throw offload::error(
       "offload-cxx: error: " + running_kernel() + ": in workgroup (" + std::to_string(g.x) + "," +
       std::to_string(g.y) + "," + std::to_string(g.z) + ") some work-items wait at "
-      "offload::barrier() while lanes of their warps wait at a warp operation (shuffle, "
-      "ballot): one of them is in a branch that not every work-item takes (on a GPU this "
-      "hangs or is undefined)");
+      "offload::barrier() or at one warp operation while lanes of their warps wait at another "
+      "warp operation (shuffle, ballot, a warp reduction): one of them is in a branch that not "
+      "every lane takes (on a GPU this hangs or is undefined)");
 }
 
 } // namespace offload::rt

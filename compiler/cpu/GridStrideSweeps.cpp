@@ -59,8 +59,11 @@ static Value *atLastWorkItem(Value *V, Instruction *At, GlobalVariable *Item,
   return Copy;
 }
 
-/// Whether V reads the grid's size (current_cpu_item.grid_dim).
-bool WorkItemLoops::readsGridSize(const Value *V, unsigned Depth) const {
+/// Whether V is computed from the workgroup's size and constants only (`block_dim_x()`, a
+/// block-stride loop's step).
+bool WorkItemLoops::workgroupSizeOnly(const Value *V, unsigned Depth) const {
+  if (isa<ConstantInt>(V))
+    return true;
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || Depth > MaxRecomputed)
     return false;
@@ -69,10 +72,12 @@ bool WorkItemLoops::readsGridSize(const Value *V, unsigned Depth) const {
     const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
     const auto *Tls = dyn_cast<IntrinsicInst>(Base);
     return Tls && Tls->getIntrinsicID() == Intrinsic::threadlocal_address &&
-           Tls->getArgOperand(0)->getName() == CurrentItemName && Offset.getZExtValue() >= GridDimOffset &&
-           Offset.getZExtValue() < GridDimOffset + 12;
+           Tls->getArgOperand(0)->getName() == CurrentItemName && Offset.getZExtValue() >= BlockDimOffset &&
+           Offset.getZExtValue() < BlockDimOffset + 12;
   }
-  return llvm::any_of(I->operands(), [&](const Use &Op) { return readsGridSize(Op.get(), Depth + 1); });
+  if (!isa<BinaryOperator>(I) && !isa<CastInst>(I))
+    return false;
+  return llvm::all_of(I->operands(), [&](const Use &Op) { return workgroupSizeOnly(Op.get(), Depth + 1); });
 }
 
 /// Whether a rotated loop's guard (`br GCmp, Pre, exit`) enters the loop exactly when its test
@@ -122,12 +127,13 @@ unsigned WorkItemLoops::sweepGridStrideLoops(unsigned Room) {
       break;
     if (Debug)
       errs() << F.getName() << ": grid-stride loop at " << L->getHeader()->getName() << "\n";
-    // Only a stride of the grid's size: a loop by the workgroup's size (`i += block_dim_x()`,
-    // over a shared array) stays within a workgroup's few cache lines anyway, and a sweep costs
-    // a region per block_dim_x() elements (bincount's zeroing of its bins: 227 -> 749 ms).
-    if (!readsGridSize(Stride)) {
+    // Not a loop by the workgroup's size (`i += block_dim_x()`, over a shared array): it stays
+    // within the workgroup's few cache lines anyway, and a sweep costs a region per
+    // block_dim_x() elements (bincount's zeroing of its bins: 227 -> 749 ms swept). Such a loop
+    // keeps no virtual barrier either (addVirtualBarriers).
+    if (workgroupSizeOnly(Stride)) {
       if (Debug)
-        errs() << "  not swept: its stride is not the grid's size\n";
+        errs() << "  not swept: its stride is the workgroup's size\n";
       continue;
     }
     BasicBlock *Pre = L->getLoopPreheader(), *Header = L->getHeader(), *Latch = L->getLoopLatch();

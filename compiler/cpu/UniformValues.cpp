@@ -123,6 +123,8 @@ void WorkItemLoops::addVirtualBarriers(unsigned Room) {
   for (auto [L, Induction, Stride] : gridStrideLoops(LI)) {
     if (VirtualBlocks.size() >= Room)
       break;
+    if (workgroupSizeOnly(Stride))  // a block-stride loop: its elements stay in the caches
+      continue;
     prefetchNextIteration(*L, Induction, Stride);
     // As a barrier's: a block of its own, then the region's head (the header's phis have
     // an incoming block of the region).

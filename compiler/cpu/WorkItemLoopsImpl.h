@@ -63,7 +63,7 @@ inline constexpr StringRef RunFibersName = "__offload_cpu_run_fibers";
 inline constexpr StringRef NoBarriersName = "offload.no_barriers";
 // offload::detail::cpu_item: dim3 thread, block, block_dim, grid_dim (static_asserts in
 // offload/detail/cpu_entry.hpp hold the header to these offsets).
-inline constexpr unsigned ThreadOffset = 0, BlockDimOffset = 24, GridDimOffset = 36;
+inline constexpr unsigned ThreadOffset = 0, BlockDimOffset = 24;
 /// The most instructions a value live across a barrier is recomputed from at each use.
 inline constexpr unsigned MaxRecomputed = 24;
 /// The alignment of __offload_cpu_workgroup_scratch's buffer (runtime/cpu_device.cpp): the
@@ -142,7 +142,7 @@ private:
   void addVirtualBarriers(unsigned Room);
   // GridStrideSweeps.cpp
   unsigned sweepGridStrideLoops(unsigned Room);
-  bool readsGridSize(const Value *V, unsigned Depth = 0) const;
+  bool workgroupSizeOnly(const Value *V, unsigned Depth = 0) const;
   bool guardTestsFirst(BranchInst *GBr, ICmpInst *GCmp, BasicBlock *Pre, Value *Start, Value *Bound,
                        CmpInst::Predicate Stay);
   void sweep(Loop *L, PHINode *Induction, Value *Stride, Value *Bound, CmpInst::Predicate Stay,

@@ -78,6 +78,18 @@ OFFLOAD_KERNEL void split_warp(int (*x)[4]) {
   (*x)[offload::thread_id_x() % 4] = v;
 }
 
+// Two halves of a warp at different warp operations, no barrier (adversarial pass of 2026-12-06).
+OFFLOAD_KERNEL void split_warp_ops(int (*x)[4]) {
+  const unsigned t = offload::thread_id_x();
+  long long v;
+  if (t < 16)
+    v = offload::shuffle((long long)t, 20);  // two words: two exchanges
+  else
+    v = 100 + offload::shuffle_xor((int)t, 1);  // one
+  if (t == 0)
+    (*x)[0] = int(v);
+}
+
 void not_marked(int (*x)[4]) { (*x)[0] = 99; }
 
 // The same in a noexcept kernel: the waiting work-items must not be unwound (std::terminate).
@@ -235,6 +247,7 @@ int main(int argc, char **argv) {
          if (x[0] == 99) std::exit(3);
        }},
       {"warp-barrier-deadlock", [] { offload::launch(split_warp, {.threads = {64}}, &x); /* case:warp-barrier-deadlock */ }},
+      {"warp-ops-diverge", [] { offload::launch(split_warp_ops, {.threads = {32}}, &x); /* case:warp-ops-diverge */ }},
       {"warp-barrier-deadlock-noexcept", [] {
          try {
            offload::launch(split_warp_noexcept, {.threads = {32}}, &x); /* case:warp-barrier-deadlock-noexcept */
