@@ -687,8 +687,16 @@ int main(int argc, char **argv) {
     std::error_code Made = sys::fs::createUniqueDirectory("offload-cxx", TempDir);
     if (!Made)
       removeOnSignal(std::string(TempDir));
+    // The output goes too, as g++ removes an interrupted step's output: a linker still writing
+    // it as the driver ended left a whole program that this build never finished checking
+    // (adversarial pass, 2026-12-06) — an earlier build's, like a failed build's, is not kept.
+    if (!Made && !OnFailure.Output.empty())
+      removeOnSignal(OnFailure.Output);
     pthread_sigmask(SIG_SETMASK, &Before, nullptr);
     check(errorCodeToError(Made));
+    // The commands' own temporaries (g++'s ccXXXXXX.s, clang's) go in this folder as well: a
+    // signal to the whole process group (Ctrl-\) ended them before they removed theirs.
+    ::setenv("TMPDIR", TempDir.c_str(), 1);
   }
   if (!KeepTemps) {
     OnFailure.TempDir = std::string(TempDir);

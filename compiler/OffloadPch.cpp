@@ -1,6 +1,8 @@
 // compiler/OffloadPch.cpp — see OffloadPch.h.
 #include "OffloadPch.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -73,10 +75,15 @@ static void pruneCache(StringRef Dir) {
   constexpr size_t MaxKept = 32;
   std::vector<std::pair<sys::TimePoint<>, std::string>> Files;
   std::error_code EC;
+  const auto DayAgo = std::chrono::system_clock::now() - std::chrono::hours(24);
   for (sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End; It.increment(EC)) {
     sys::fs::file_status St;
-    if (sys::path::extension(It->path()) == ".pch" && !sys::fs::status(It->path(), St))
+    if (sys::fs::status(It->path(), St))
+      continue;
+    if (sys::path::extension(It->path()) == ".pch")
       Files.emplace_back(St.getLastModificationTime(), It->path());
+    else if (StringRef(It->path()).contains(".pch.tmp") && St.getLastModificationTime() < DayAgo)
+      sys::fs::remove_directories(It->path()), sys::fs::remove(It->path());  // an older build's, killed
   }
   if (Files.size() <= MaxKept)
     return;
@@ -114,10 +121,16 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
   }
   if (Commands.DryRun)  // not built by a dry run: the compile shown parses the headers
     return std::nullopt;
-  // Built beside its place and renamed there: builds that race each write their own.
-  SmallString<256> Temp;
-  if (sys::fs::createUniqueFile(Pch + ".tmp-%%%%%%", Temp))
+  // Built in a folder of its own beside its place and renamed there: builds that race each
+  // write their own; an interrupted build removes the folder with what clang had written in it
+  // (its output, its own temporary, the diagnostics), as it removes its temporary folder.
+  SmallString<256> Work;
+  if (sys::fs::createUniqueDirectory(Pch + ".tmp", Work))
     return std::nullopt;
+  removeOnSignal(std::string(Work));
+  llvm::scope_exit RemoveWork([&] { sys::fs::remove_directories(Work); });
+  SmallString<256> Temp(Work);
+  sys::path::append(Temp, "header.pch");
   SmallString<256> Header(IncludeDir);
   sys::path::append(Header, "offload", "offload.hpp");
   std::vector<std::string> Build = {Clang, "-x", "c++-header"};
@@ -129,13 +142,10 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
   if (Error E = runCommandCapturingErrors(Build, Commands, std::string(Temp) + ".stderr",
                                           Diagnostics)) {
     consumeError(std::move(E));
-    sys::fs::remove(Temp);
     return std::nullopt;
   }
-  if (sys::fs::rename(Temp, Pch)) {
-    sys::fs::remove(Temp);
+  if (sys::fs::rename(Temp, Pch))
     return std::nullopt;
-  }
   pruneCache(*Dir);
   return std::string(Pch);
 }

@@ -340,13 +340,21 @@ std::string asOperand(StringRef Path) {
 }
 
 namespace {
-char PkillProgram[] = "/usr/bin/pkill";
-char PkillTerm[] = "-TERM";
-char PkillParent[] = "-P";
-/// Runs `pkill -TERM -P Pid`: the processes a command started (g++'s cc1plus and as), which a
-/// signal to the command alone leaves running — writing `ccXXXX.s` into TMPDIR after g++
-/// removed its temporaries (adversarial pass). _Fork, execve and waitpid only; nothing if procps
-/// is not installed.
+char ShellProgram[] = "/bin/sh";
+char ShellName[] = "sh";
+char ShellCommand[] = "-c";
+/// Stops the processes under $1, parents first (none starts another meanwhile), then ends them,
+/// children first: a command's whole tree — g++'s cc1plus and as, and collect2's ld, which a
+/// signal to g++ or its children alone left running and writing the program after the driver had
+/// gone (adversarial passes). Every process stopped is sent SIGTERM and SIGCONT once more at the
+/// end (one that left the tree meanwhile — a vfork child that became collect2 — stayed stopped,
+/// holding the build's stdout). Nothing if procps is not installed.
+char EndTreeScript[] =
+    "P=/usr/bin/pgrep; [ -x $P ] || exit 0; L=; "
+    "s() { for c in $($P -P $1); do kill -STOP $c 2>/dev/null; L=\"$L $c\"; s $c; done; }; "
+    "t() { for c in $($P -P $1); do t $c; kill -TERM $c 2>/dev/null; kill -CONT $c 2>/dev/null; done; }; "
+    "s $1; t $1; for c in $L; do kill -TERM $c 2>/dev/null; kill -CONT $c 2>/dev/null; done";
+/// Runs EndTreeScript for the processes under Pid. _Fork, execve and waitpid only.
 void endChildrenOf(pid_t Pid) noexcept {
   char Number[24];
   char *At = Number + sizeof Number;
@@ -354,11 +362,12 @@ void endChildrenOf(pid_t Pid) noexcept {
   do
     *--At = char('0' + Pid % 10);
   while ((Pid /= 10) > 0);
-  char *Argv[] = {PkillProgram, PkillTerm, PkillParent, At, nullptr};
+  char *Argv[] = {ShellProgram, ShellCommand, EndTreeScript, ShellName, At, nullptr};
   const pid_t Helper = ::_Fork();
   if (Helper == 0) {
-    char *NoEnvironment[] = {nullptr};
-    ::execve(PkillProgram, Argv, NoEnvironment);
+    char Path[] = "PATH=/usr/bin:/bin";
+    char *Environment[] = {Path, nullptr};
+    ::execve(ShellProgram, Argv, Environment);
     ::_exit(127);
   }
   if (Helper > 0) {
