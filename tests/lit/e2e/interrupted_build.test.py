@@ -11,20 +11,24 @@ def defaults():
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(s, signal.SIG_DFL)
 
-aborted = 0
+aborted = outputs = 0
 for i in range(12):
-    p = subprocess.Popen([driver, "-O2", source, "-o", os.path.join(work, "prog")], env=env,
+    prog = os.path.join(work, "prog")
+    if os.path.exists(prog):
+        os.remove(prog)
+    p = subprocess.Popen([driver, "-O2", source, "-o", prog], env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=defaults)
     time.sleep(0.05 + 0.12 * i)
     p.send_signal(signal.SIGINT if i % 2 == 0 else signal.SIGTERM)
     rc = p.wait()
     aborted += rc in (-signal.SIGABRT, 134, -signal.SIGSEGV, 139)
+    outputs += rc != 0 and os.path.exists(prog)  # an interrupted build leaves no program
 def leftovers():
     """How many entries the builds left in TMPDIR, and their names when there are any."""
     names = sorted(os.listdir(os.path.join(work, "tmp")))
     return f"{len(names)} temporary folders left" + (f" {names}" if names else "")
 
-print(f"interrupted 12 builds: {aborted} aborted, {leftovers()}")
+print(f"interrupted 12 builds: {aborted} aborted, {outputs} outputs left, {leftovers()}")
 
 # -c with split DWARF (the host compiler's object was written in place, so an interrupted compile
 # could leave an object without its device code that `make` then took as up to date): an object
@@ -67,3 +71,33 @@ time.sleep(0.4)
 p.send_signal(signal.SIGHUP)
 rc = p.wait()
 print(f"an ignored SIGHUP: exit {rc}, program {'built' if os.path.exists(prog) else 'missing'}")
+
+# The signal sent to the whole process group (Ctrl-C, Ctrl-\ in a shell): the commands get it
+# too, and g++ ended by SIGQUIT left its ccXXXXXX.s in TMPDIR (adversarial pass, 2026-12-06):
+# the commands' temporaries now go in the driver's own folder.
+for i, sig in enumerate([signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGQUIT, signal.SIGINT, signal.SIGQUIT]):
+    p = subprocess.Popen([driver, "-O2", source, "-o", os.path.join(work, "prog-group")], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=defaults,
+                         start_new_session=True)
+    time.sleep(0.2 + 0.25 * i)
+    try:
+        os.killpg(p.pid, sig)
+    except ProcessLookupError:
+        pass
+    p.wait()
+time.sleep(0.3)
+print(f"signals to the process group: {leftovers()}")
+
+# The first build with an empty cache makes the headers' PCH there: interrupted, it leaves no
+# temporary of its own in the cache (three files per interruption before).
+cache = os.path.join(work, "cache")
+for delay in (0.3, 0.8, 1.5):
+    p = subprocess.Popen([driver, "-O2", source, "-o", os.path.join(work, "prog-pch")],
+                         env=dict(env, XDG_CACHE_HOME=cache), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, preexec_fn=defaults)
+    time.sleep(delay)
+    p.send_signal(signal.SIGTERM)
+    p.wait()
+cached = [n for _, _, files in os.walk(cache) for n in files] + \
+         [d for _, dirs, _ in os.walk(cache) for d in dirs if "tmp" in d]
+print(f"interrupted first builds leave in the cache: {sorted(n for n in cached if 'tmp' in n) or 'no temporaries'}")
