@@ -68,12 +68,8 @@ bool WorkItemLoops::workgroupSizeOnly(const Value *V, unsigned Depth) const {
   if (!I || Depth > MaxRecomputed)
     return false;
   if (const auto *L = dyn_cast<LoadInst>(I)) {
-    APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
-    const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
-    const auto *Tls = dyn_cast<IntrinsicInst>(Base);
-    return Tls && Tls->getIntrinsicID() == Intrinsic::threadlocal_address &&
-           Tls->getArgOperand(0)->getName() == CurrentItemName && Offset.getZExtValue() >= BlockDimOffset &&
-           Offset.getZExtValue() < BlockDimOffset + 12;
+    const std::optional<uint64_t> At = itemFieldOffset(*L);
+    return At && *At >= BlockDimOffset && *At < BlockDimOffset + 12;
   }
   if (!isa<BinaryOperator>(I) && !isa<CastInst>(I))
     return false;

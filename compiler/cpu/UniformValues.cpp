@@ -4,21 +4,26 @@
 
 namespace offload::compiler::workitems {
 
+/// The byte offset in current_cpu_item that L loads from, if it loads from it.
+std::optional<uint64_t> WorkItemLoops::itemFieldOffset(const LoadInst &L) const {
+  APInt Offset(DL.getIndexTypeSizeInBits(L.getPointerOperandType()), 0);
+  const Value *Base = L.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+  const auto *Tls = dyn_cast<IntrinsicInst>(Base);
+  if (!Tls || Tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
+      Tls->getArgOperand(0)->getName() != CurrentItemName)
+    return std::nullopt;
+  return Offset.getZExtValue();
+}
+
 /// Whether V reads the work-item's index (current_cpu_item.thread; Dim 3: any of x, y, z).
 bool WorkItemLoops::readsIndex(const Value *V, unsigned Dim, unsigned Depth) const {
   const auto *I = dyn_cast<Instruction>(V);
   if (!I || Depth > MaxRecomputed)
     return false;
   if (const auto *L = dyn_cast<LoadInst>(I)) {
-    APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
-    const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
-    const auto *Tls = dyn_cast<IntrinsicInst>(Base);
-    if (!Tls || Tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
-        Tls->getArgOperand(0)->getName() != CurrentItemName)
-      return false;
-    const uint64_t At = Offset.getZExtValue();
-    return At >= ThreadOffset && At < ThreadOffset + 12 &&
-           (Dim == 3 || (At - ThreadOffset) / 4 == Dim);
+    const std::optional<uint64_t> At = itemFieldOffset(*L);
+    return At && *At >= ThreadOffset && *At < ThreadOffset + 12 &&
+           (Dim == 3 || (*At - ThreadOffset) / 4 == Dim);
   }
   return llvm::any_of(I->operands(), [&](const Use &Op) { return readsIndex(Op.get(), Dim, Depth + 1); });
 }

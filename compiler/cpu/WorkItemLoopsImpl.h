@@ -38,6 +38,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace offload::compiler::workitems {
@@ -134,6 +135,7 @@ private:
   static bool isAddressOfThreadLocal(const Value *V);
   static Instruction *copyAddressBefore(Instruction *I, Instruction *At);
   // UniformValues.cpp
+  std::optional<uint64_t> itemFieldOffset(const LoadInst &L) const;
   bool readsIndex(const Value *V, unsigned Dim, unsigned Depth = 0) const;
   bool uniform(const Value *V) const;
   bool gridStride(const Loop &L, PHINode *&Induction, Value *&Stride) const;
