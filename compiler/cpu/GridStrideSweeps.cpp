@@ -39,26 +39,6 @@ struct SweepLoop {
 
 } // namespace
 
-/// V computed for the workgroup's last work-item (its index loads replaced by the workgroup's
-/// size less one), before At.
-static Value *atLastWorkItem(Value *V, Instruction *At, GlobalVariable *Item,
-                             function_ref<int(const Value *)> IndexDim) {
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I)
-    return V;
-  if (const int Dim = IndexDim(I); Dim >= 0) {
-    IRBuilder<> B(At);
-    Value *Tls = B.CreateThreadLocalAddress(Item);
-    Value *Size = B.CreateLoad(B.getInt32Ty(), B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Tls, BlockDimOffset + 4 * Dim));
-    return B.CreateSub(Size, B.getInt32(1), "last.index");
-  }
-  Instruction *Copy = I->clone();
-  for (unsigned K = 0; K < I->getNumOperands(); ++K)
-    Copy->setOperand(K, atLastWorkItem(I->getOperand(K), At, Item, IndexDim));
-  Copy->insertBefore(At->getIterator());
-  return Copy;
-}
-
 /// Whether V is computed from the workgroup's size and constants only (`block_dim_x()`, a
 /// block-stride loop's step).
 bool WorkItemLoops::workgroupSizeOnly(const Value *V, unsigned Depth) const {
@@ -206,22 +186,14 @@ unsigned WorkItemLoops::sweepGridStrideLoops(unsigned Room) {
   if (!reachedTogether(Meets, Phis))
     return 0;
   FunctionCallee Barrier = M.getOrInsertFunction(BarrierName, Type::getVoidTy(Ctx));
-  auto IndexDim = [this](const Value *V) {
-    if (!isa<LoadInst>(V))
-      return -1;
-    for (int Dim = 0; Dim < 3; ++Dim)
-      if (readsIndex(V, Dim, MaxRecomputed))  // the load itself, not its operands
-        return Dim;
-    return -1;
-  };
   for (const SweepLoop &S : Loops)
-    sweep(S.L, S.Induction, S.Stride, S.Bound, S.Stay, S.TestsNext, S.Guard, Barrier, IndexDim);
+    sweep(S.L, S.Induction, S.Stride, S.Bound, S.Stay, S.TestsNext, S.Guard, Barrier);
   return Loops.size();
 }
 
 void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *BoundIn,
                           CmpInst::Predicate Stay, bool TestsNext, BasicBlock *Guard,
-                          FunctionCallee Barrier, function_ref<int(const Value *)> IndexDim) {
+                          FunctionCallee Barrier) {
   BasicBlock *Pre = L->getLoopPreheader(), *Header = L->getHeader(), *Latch = L->getLoopLatch();
   BasicBlock *Exiting = L->getExitingBlock();
   Type *Ty = Induction->getType();
@@ -250,7 +222,18 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
   B.SetInsertPoint(At);
   Value *Stride = copyComputationBefore(StrideIn, At), *Bound = copyComputationBefore(BoundIn, At);
   Value *Start = Induction->getIncomingValueForBlock(Pre);
-  Value *Last = atLastWorkItem(Start, At, Item(), IndexDim);
+  // The start for the workgroup's last work-item: its index loads are the workgroup's size less one.
+  GlobalVariable *ItemVar = Item();
+  Value *Last = copyComputationBefore(Start, At, {}, [&](Instruction *I) -> Value * {
+    const auto *L = dyn_cast<LoadInst>(I);
+    const std::optional<uint64_t> Field = L ? itemFieldOffset(*L) : std::nullopt;
+    if (!Field || *Field >= ThreadOffset + 12)
+      return nullptr;
+    IRBuilder<> LB(At);
+    Value *Size = LB.CreateLoad(LB.getInt32Ty(), LB.CreateConstInBoundsGEP1_32(
+        LB.getInt8Ty(), LB.CreateThreadLocalAddress(ItemVar), BlockDimOffset + (*Field - ThreadOffset)));
+    return LB.CreateSub(Size, LB.getInt32(1), "last.index");
+  });
   Value *First = TestsNext ? B.CreateAdd(Last, Stride) : Last;
   Value *NoStride = B.CreateICmpEQ(Stride, ConstantInt::get(Ty, 0));
   Value *Divisor = B.CreateSelect(NoStride, ConstantInt::get(Ty, 1), Stride);

@@ -15,13 +15,17 @@ using namespace llvm;
 
 namespace offload::compiler {
 
-Value *copyComputationBefore(Value *V, Instruction *At, ArrayRef<Value *> Keep) {
+Value *copyComputationBefore(Value *V, Instruction *At, ArrayRef<Value *> Keep,
+                             function_ref<Value *(Instruction *)> Replace) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || llvm::is_contained(Keep, V))
     return V;
+  if (Replace)
+    if (Value *With = Replace(I))
+      return With;
   Instruction *Copy = I->clone();
   for (unsigned K = 0; K < I->getNumOperands(); ++K)
-    Copy->setOperand(K, copyComputationBefore(I->getOperand(K), At, Keep));
+    Copy->setOperand(K, copyComputationBefore(I->getOperand(K), At, Keep, Replace));
   Copy->insertBefore(At->getIterator());
   return Copy;
 }

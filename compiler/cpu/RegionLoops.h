@@ -24,9 +24,11 @@ namespace offload::compiler {
 using UniformTest = llvm::function_ref<bool(const llvm::Value *)>;
 
 /// A copy of V's computation (instructions only, operands first) before At; the values of Keep
-/// (available at At) are used as they are.
+/// (available at At) are used as they are, and an instruction for which Replace gives a value
+/// is that value.
 llvm::Value *copyComputationBefore(llvm::Value *V, llvm::Instruction *At,
-                                   llvm::ArrayRef<llvm::Value *> Keep = {});
+                                   llvm::ArrayRef<llvm::Value *> Keep = {},
+                                   llvm::function_ref<llvm::Value *(llvm::Instruction *)> Replace = nullptr);
 
 /// One region's x loop, as CpuWorkItemLoops builds it: X counts from YLoop (the row's start,
 /// which branches to the x loop) to the work-group's Bx (Latch: `x + 1 < Bx`, to the x loop or

@@ -148,8 +148,7 @@ private:
   bool guardTestsFirst(BranchInst *GBr, ICmpInst *GCmp, BasicBlock *Pre, Value *Start, Value *Bound,
                        CmpInst::Predicate Stay);
   void sweep(Loop *L, PHINode *Induction, Value *Stride, Value *Bound, CmpInst::Predicate Stay,
-             bool TestsNext, BasicBlock *Guard, FunctionCallee Barrier,
-             function_ref<int(const Value *)> IndexDim);
+             bool TestsNext, BasicBlock *Guard, FunctionCallee Barrier);
   // Lockstep.cpp
   void analyseLockstep(bool GridStride);
   bool reachedTogether(function_ref<bool(const BasicBlock *)> Meets, SmallPtrSetImpl<PHINode *> &Phis) const;
