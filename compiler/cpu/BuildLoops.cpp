@@ -32,7 +32,8 @@ bool WorkItemLoops::callsThatMayReadIds(ArrayRef<BasicBlock *> Blocks) const {
         const Function *Callee = calledFunction(*CB);
         LibFunc LF;
         if (Callee && (Callee->getName() == WarpPresentName || Callee->getName() == WarpBanksName ||
-                       Callee->getName() == EveryLaneName || Callee->getName() == StatesName))
+                       Callee->getName() == EveryLaneName || Callee->getName() == StatesName ||
+                       Callee->getName() == WarpCacheName))
           continue;  // the warp exchanges' (they read no index)
         if (CB->doesNotAccessMemory())
           continue;
@@ -167,6 +168,9 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       Pending = B.CreateInBoundsGEP(I8, Base, PendingAt, "pending");
       B.CreateStore(B.getInt32(0), B.CreateInBoundsGEP(I32, Pending, Count64));  // no round yet
     }
+    if (Warps && !Lockstep)
+      WarpCache = new AllocaInst(ArrayType::get(I64, 2), DL.getAllocaAddrSpace(), nullptr,
+                                 "warp.cache", Entry->begin());
     if (Warps) {  // each work-item's count of exchanges starts at 0
       WarpBanks = B.CreateInBoundsGEP(I8, Base, BanksAt, "warp.banks");
       B.CreateMemSet(B.CreateInBoundsGEP(I32, WarpBanks, B.CreateMul(Count64, B.getInt64(2))),
@@ -206,7 +210,10 @@ void WorkItemLoops::buildLoops(bool Barriers) {
     BasicBlock *ZLoop = block(".z"), *YLoop = block(".y"), *XLoop = block(".x");
     BasicBlock *Body = block(".body"), *XNext = block(".xnext"), *YNext = block(".ynext");
     BasicBlock *ZNext = block(".znext"), *Dispatch = block(".done");
-    IRBuilder<>(Starts[R][OnlyWaiting]).CreateBr(ZLoop);
+    IRBuilder<> Start(Starts[R][OnlyWaiting]);
+    if (WarpCache)  // a new pass: no warp's answer kept (WarpExchanges.cpp)
+      Start.CreateStore(Start.getInt64(NoWarpCached), WarpCache);
+    Start.CreateBr(ZLoop);
     // z, y, x nested, x innermost: the loop the vectoriser sees runs along x.
     B.SetInsertPoint(ZLoop);
     PHINode *Z = B.CreatePHI(I32, 2, "z");
@@ -405,6 +412,8 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       All.push_back(&BB);
     replaceCalls(All, WarpBanksName, WarpBanks);
     replaceCalls(All, StatesName, States);
+    replaceCalls(All, WarpCacheName,
+                 WarpCache ? static_cast<Value *>(WarpCache) : PoisonValue::get(PointerType::getUnqual(Ctx)));
   }
 }
 

@@ -61,7 +61,7 @@ std::string lowerWarpExchanges(Function &F, StringRef Prefix, const WorkItemFiel
     return C;
   };
   FunctionCallee Banks = placeholder(WarpBanksName, Ptr), Every = placeholder(EveryLaneName, I1);
-  FunctionCallee States = placeholder(StatesName, Ptr);
+  FunctionCallee States = placeholder(StatesName, Ptr), Cache = placeholder(WarpCacheName, Ptr);
   FunctionCallee Present = M.getOrInsertFunction(WarpPresentName, I32, Ptr, I32, I32, Ptr);
   if (auto *Fn = dyn_cast<Function>(Present.getCallee())) {
     Fn->setOnlyReadsMemory();  // or throws offload::error: lanes that never meet
@@ -103,18 +103,33 @@ std::string lowerWarpExchanges(Function &F, StringRef Prefix, const WorkItemFiel
     BasicBlock *Here = Call->getParent();
     BasicBlock *Join = SplitBlock(Here, Call);
     BasicBlock *Ask = BasicBlock::Create(Ctx, "warp.ask", &F, Join);
+    BasicBlock *Miss = BasicBlock::Create(Ctx, "warp.ask.runtime", &F, Join);
     Here->getTerminator()->eraseFromParent();
     B.SetInsertPoint(Here);
     B.CreateCondBr(B.CreateCall(Every, {}, "warp.every"), Join, Ask);
+    // Some: every lane of a warp that reaches this exchange in one pass gets the same answer
+    // (those present are in the pass or past it; the others wait elsewhere until it ends), so
+    // the warp's first asker's answer is kept for the rest (jacobi: a quarter of its time).
     B.SetInsertPoint(Ask);
+    Value *CacheAt = B.CreateCall(Cache, {}, "warp.cache");
+    Value *Key = B.CreateOr(B.CreateShl(First, 32), B.CreateZExt(Mine, I64), "warp.key");
+    Value *MaskAt = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), CacheAt, 8);
+    // Volatile: carried from one work-item to the next on purpose, so not among the loop's
+    // parallel accesses (BuildLoops.cpp markParallel takes only simple ones).
+    Value *Kept = B.CreateLoad(I32, MaskAt, /*isVolatile=*/true, "warp.kept");
+    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I64, CacheAt, /*isVolatile=*/true), Key), Join, Miss);
+    B.SetInsertPoint(Miss);
     Value *StatesOfWarp = B.CreateInBoundsGEP(I32, B.CreateCall(States, {}, "warp.states"), First);
     Value *Asked = B.CreateCall(Present, {B.CreateInBoundsGEP(I32, Counts, First), Mine, Lanes, StatesOfWarp},
                                 "warp.present");
+    B.CreateStore(Asked, MaskAt, /*isVolatile=*/true);
+    B.CreateStore(Key, CacheAt, /*isVolatile=*/true);
     B.CreateBr(Join);
     B.SetInsertPoint(Call);
-    PHINode *Which = B.CreatePHI(I32, 2, "warp.took.part");
+    PHINode *Which = B.CreatePHI(I32, 3, "warp.took.part");
     Which->addIncoming(AllLanes, Here);
-    Which->addIncoming(Asked, Ask);
+    Which->addIncoming(Kept, Ask);
+    Which->addIncoming(Asked, Miss);
     Value *Result = B.CreateInsertValue(PoisonValue::get(Call->getType()), Words, 0);
     Result = B.CreateInsertValue(Result, Which, 1);
     Call->replaceAllUsesWith(Result);

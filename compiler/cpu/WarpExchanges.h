@@ -32,6 +32,12 @@ inline constexpr llvm::StringLiteral EveryLaneName = "__offload_cpu_loops_every_
 /// The runtime's: which lanes' counts (counts[0..lanes)) are at least `count` (an error where a
 /// lane's is not and its state, states[lane], says it waits at a barrier).
 inline constexpr llvm::StringLiteral WarpPresentName = "__offload_cpu_warp_present";
+/// A call of WarpCacheName() is a slot of the loops' {i64 key, i32 lanes}: the last answer of
+/// WarpPresentName in this pass of a region (key: the warp's first lane << 32 | the count), which
+/// every lane of that warp would get again (the loops reset it before each pass).
+inline constexpr llvm::StringLiteral WarpCacheName = "__offload_cpu_loops_warp_cache";
+/// The key no warp has (a warp's first lane is a multiple of 32).
+inline constexpr uint64_t NoWarpCached = ~uint64_t(0);
 /// A call of StatesName() is the loops' per-work-item states (which region each waits for).
 inline constexpr llvm::StringLiteral StatesName = "__offload_cpu_loops_states";
 

@@ -110,6 +110,7 @@ private:
   SmallVector<BasicBlock *, 4> VirtualBlocks;
   bool IdsEscape = false;  ///< a thread-local's address escapes: keep current_cpu_item current
   Value *WarpBanks = nullptr;  ///< buildLoops: the warp exchanges' memory (WarpExchanges.h)
+  AllocaInst *WarpCache = nullptr;  ///< buildLoops: the kept answer of a pass (WarpCacheName)
   /// Lockstep.cpp: every work-item of a workgroup meets the same barriers together, so each
   /// region's work-items leave it by one exit, decided once; UniformPhis are the same for all.
   bool Lockstep = false;

@@ -13,6 +13,7 @@
 #include "../settings.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -44,8 +45,12 @@ public:
   std::unique_ptr<launch_timer> mark() override;
 
 private:
+  void order_after_copies();
+
   cuda_gpu &gpu_;
   void *stream_;
+  std::uint64_t copies_ordered_ = 0;  // the device's legacy_copies() this stream waits after
+  void *copies_event_ = nullptr;      // recorded on the legacy stream, waited for by this one
   std::unordered_map<const kernel_info *, void *> functions_;  // null: not on this device
   std::vector<abi::slot_t> arguments_;
   std::vector<void *> parameters_;
@@ -69,15 +74,19 @@ public:
 
   void *allocate(std::uint64_t bytes) override { return pool_.take(bytes); }
   void release(void *memory) noexcept override { pool_.give_back(memory); }
-  // Every copy is complete when it returns. cuMemcpyHtoD from pageable memory returns once the
-  // bytes are staged, before they reach the device, and a device-to-device copy does not wait at
-  // all: both are ordered only on the legacy stream, which the launch streams (non-blocking) do
-  // not wait for. So the legacy stream is waited for after them (found on the H200: a kernel
-  // read part of its input before it arrived).
+  // Every copy is complete, as the device's work sees it, when it returns. cuMemcpyHtoD from
+  // pageable memory returns once the bytes are staged, before they reach the device, and a
+  // device-to-device copy does not wait at all: both are ordered only on the legacy stream,
+  // which the launch streams (non-blocking) do not wait for (found on the H200: a kernel read
+  // part of its input before it arrived). Waiting for the legacy stream after each copy cost
+  // 1.5-2 us a copy (bench/RESULTS.md, 4 KiB copies 1.24-1.30x cudaMemcpy); instead each copy
+  // is counted, and a stream's next use after a counted copy waits on the device for the legacy
+  // stream (order_after_copies: an event, no host wait), as CUDA's blocking streams do after
+  // cudaMemcpy. Copies to the host and later copies are on the legacy stream: in order already.
   void do_copy_in(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
     d_.check(d_.memcpy_htod(address(dst), src, bytes));
-    d_.check(d_.stream_synchronize(nullptr));
+    copied();
   }
   void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
@@ -86,8 +95,10 @@ public:
   void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
     d_.check(d_.memcpy_dtod(address(dst), address(src), bytes));
-    d_.check(d_.stream_synchronize(nullptr));
+    copied();
   }
+  /// The count of copies on the legacy stream so far (order_after_copies compares it).
+  std::uint64_t legacy_copies() const { return legacy_copies_.load(std::memory_order_acquire); }
   std::unique_ptr<stream> open_stream() override {
     make_current();
     void *s = nullptr;
@@ -162,6 +173,14 @@ public:
 
 private:
   static cu_device_ptr address(const void *p) { return reinterpret_cast<cu_device_ptr>(p); }
+  /// A copy was enqueued on the legacy stream; without events to order streams after it, the
+  /// copy is waited for here.
+  void copied() {
+    if (d_.stream_wait_event)
+      legacy_copies_.fetch_add(1, std::memory_order_acq_rel);
+    else
+      d_.check(d_.stream_synchronize(nullptr));
+  }
   static void *allocate_block(void *self, std::uint64_t bytes) {
     auto &gpu = *static_cast<cuda_gpu *>(self);
     cu_device_ptr p = 0;
@@ -189,6 +208,7 @@ private:
   bool reference_tried_ = false;
   void *reference_ = nullptr;
   double reference_us_ = 0;
+  std::atomic<std::uint64_t> legacy_copies_{0};
 };
 
 /// Profiling: a launch's start and end events on its stream (read when the end is done; the
@@ -266,6 +286,8 @@ cuda_stream::~cuda_stream() {
     gpu_.make_current();
     gpu_.driver().stream_synchronize(stream_);
     gpu_.driver().stream_destroy(stream_);
+    if (copies_event_)
+      gpu_.driver().event_destroy(copies_event_);
   } catch (const device_failure &) {
     // The context is gone (a fault, or the process's end): nothing to wait for.
   }
@@ -278,6 +300,21 @@ bool cuda_stream::can_launch(const kernel_info *kernel) {
   if (inserted)
     it->second = gpu_.function(*kernel);
   return it->second != nullptr;
+}
+
+/// This stream's next work waits, on the device, for every copy enqueued on the legacy stream
+/// before now (cuda_gpu::do_copy_in). Called by the thread that uses the stream.
+void cuda_stream::order_after_copies() {
+  const std::uint64_t copies = gpu_.legacy_copies();
+  if (copies == copies_ordered_)
+    return;
+  const cuda_driver &d = gpu_.driver();
+  constexpr unsigned disable_timing = 2;  // CU_EVENT_DISABLE_TIMING
+  if (!copies_event_)
+    d.check(d.event_create(&copies_event_, disable_timing));
+  d.check(d.event_record(copies_event_, nullptr));
+  d.check(d.stream_wait_event(stream_, copies_event_, 0));
+  copies_ordered_ = copies;
 }
 
 std::uint32_t cuda_stream::compute_units() { return gpu_.multiprocessors(); }
@@ -307,6 +344,7 @@ void cuda_stream::launch(const kernel_info *kernel, const detail::launch_request
   for (std::size_t i = 0; i < arguments_.size(); ++i)
     parameters_[i] = &arguments_[i];
   gpu_.make_current();
+  order_after_copies();
   constexpr unsigned default_shared_limit = 48 * 1024;
   if (request.dynamic_shared_bytes > default_shared_limit)
     d.check(d.func_set_attribute(f, max_dynamic_shared_size_attribute,
@@ -321,6 +359,7 @@ bool cuda_stream::copy_out_in_order(void *host_dst, const void *device_src, std:
   // covers both (and is a query when the copy is done).
   const cuda_driver &d = gpu_.driver();
   gpu_.make_current();
+  order_after_copies();
   d.check(d.memcpy_dtoh_async(host_dst, reinterpret_cast<cu_device_ptr>(device_src), bytes, stream_));
   d.check(d.stream_synchronize(stream_));
   return true;
@@ -330,6 +369,7 @@ bool cuda_stream::copy_within_in_order(void *device_dst, const void *device_src,
                                        std::uint64_t bytes) {
   const cuda_driver &d = gpu_.driver();
   gpu_.make_current();
+  order_after_copies();
   d.check(d.memcpy_dtod_async(reinterpret_cast<cu_device_ptr>(device_dst),
                               reinterpret_cast<cu_device_ptr>(device_src), bytes, stream_));
   return true;

@@ -60,6 +60,8 @@ const cuda_driver *cuda_driver::get() {
           (load(d.event_elapsed_time, "cuEventElapsedTime_v2") ||
            load(d.event_elapsed_time, "cuEventElapsedTime"))))
       d.event_create = nullptr;
+    if (!d.event_create || !load(d.stream_wait_event, "cuStreamWaitEvent"))
+      d.stream_wait_event = nullptr;
     if (!ok || d.init(0) != 0)
       return nullptr;
     return &d;

@@ -45,6 +45,7 @@ struct cuda_driver {
   int (*event_create)(void **, unsigned);
   int (*event_record)(void *, void *);
   int (*event_query)(void *);  // 0: done; 600 (CUDA_ERROR_NOT_READY): not yet
+  int (*stream_wait_event)(void *, void *, unsigned);  // null: not loaded
   int (*event_synchronize)(void *);
   int (*event_elapsed_time)(float *, void *, void *);  // milliseconds
   int (*event_destroy)(void *);
