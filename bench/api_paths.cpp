@@ -16,6 +16,8 @@
 //                            | cudaMemcpyAsync(..., s); cudaStreamSynchronize(s)
 //   buffer_copy_from_*,      b.copy_from(host), b.copy_to(host)
 //   buffer_copy_to_*         | cudaMemcpy
+//   buffer_fill_{4k,64m}     b.fill(0.0f) | cudaMemset(b, 0, bytes) (both may return before the
+//                            device is done; later work waits for them)
 //   data_region_{4k,64m}     { offload::data_region r({}, std::span(v)); }  (to+from)
 //                            | cudaMalloc; cudaMemcpy in; cudaMemcpy out; cudaFree
 //   launch_mapped_span_4k    offload::launch(add_one, cfg, std::span(v))  (maps to+from, waits)
@@ -218,6 +220,12 @@ int main(int argc, char **argv) try {
     std::fill(host.begin(), host.end(), 0.0f);
     report(row, median_us(count, [&] { b.copy_to(host); }));
     check(host == pattern, row, "the host does not hold what the buffer held");
+
+    row = small ? "buffer_fill_4k" : "buffer_fill_64m";
+    report(row, median_us(count, [&] { b.fill(0.0f); }));
+    b.copy_to(host);
+    check(std::all_of(host.begin(), host.end(), [](float x) { return x == 0.0f; }), row,
+          "the buffer does not hold the value filled");
   }
 
   // 5: a data region mapping one array to+from, opened and closed (allocation, copy in, copy

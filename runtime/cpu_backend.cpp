@@ -13,6 +13,7 @@
 
 #include <offload/launch.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -222,6 +223,23 @@ public:
   }
   void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     std::memmove(dst, src, bytes);
+  }
+  void do_fill(void *dst, const void *pattern, std::uint32_t pattern_bytes,
+               std::uint64_t count) override {
+    auto *at = static_cast<unsigned char *>(dst);
+    if (pattern_bytes == 1) {
+      std::memset(at, *static_cast<const unsigned char *>(pattern), count);
+      return;
+    }
+    // The pattern once, then what is written so far copied after itself (doubling).
+    const std::uint64_t total = count * pattern_bytes;
+    std::uint64_t done = std::min<std::uint64_t>(pattern_bytes, total);
+    std::memcpy(at, pattern, done);
+    while (done < total) {
+      const std::uint64_t n = std::min(done, total - done);
+      std::memcpy(at + done, at, n);
+      done += n;
+    }
   }
   std::unique_ptr<stream> open_stream() override { return std::make_unique<cpu_stream>(name()); }
   bool from_copies_in() const override { return true; }

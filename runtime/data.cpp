@@ -64,6 +64,12 @@ void copy_range_does_not_fit(std::size_t n, std::size_t offset, std::size_t capa
                                        std::to_string(offset));
 }
 
+void fill_does_not_fit(std::size_t n, std::size_t offset, std::size_t capacity, source_loc where) {
+  rt::fail("fill at " + at(where), std::to_string(n) + " elements at element " +
+                                       std::to_string(offset) + " do not fit a buffer of " +
+                                       std::to_string(capacity));
+}
+
 void buffer_size_overflows(std::size_t count, std::size_t element_bytes, source_loc where) {
   rt::fail("buffer at " + at(where), std::to_string(count) + " elements of " +
                                          std::to_string(element_bytes) +
@@ -116,6 +122,30 @@ void copy_to_host(device_handle device, void *host_dst, const void *device_src,
   d.deferred().settle();
   copying(("from " + d.name()).c_str(), bytes, where,
           [&] { d.copy_out(host_dst, device_src, bytes); });
+}
+
+void fill_device(device_handle device, void *device_dst, const void *pattern,
+                 std::uint32_t pattern_bytes, std::uint64_t count, source_loc where) {
+  if (count == 0)
+    return;
+  rt::device &d = rt::device_of(device.gpu);
+  const std::uint64_t bytes = count * pattern_bytes;
+  auto filling = [&](auto &&fill) {
+    try {
+      fill();
+    } catch (const rt::device_failure &f) {
+      rt::fail("fill at " + at(where),
+               "filling " + bytes_text(bytes) + " on " + d.name() + " failed: " + f.reason);
+    }
+  };
+  // After this thread's deferred launches: enqueued on their stream where the device can (a
+  // GPU's memset), without a wait.
+  bool enqueued = false;
+  filling([&] { enqueued = d.deferred().fill_in_order(device_dst, pattern, pattern_bytes, count); });
+  if (enqueued)
+    return;
+  d.deferred().settle();
+  filling([&] { d.fill(device_dst, pattern, pattern_bytes, count); });
 }
 
 void copy_between_devices(device_handle dst_device, void *dst, device_handle src_device,

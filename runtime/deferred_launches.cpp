@@ -228,6 +228,17 @@ bool deferred_launches::copy_within_in_order(void *device_dst, const void *devic
   return streams_.front().s->copy_within_in_order(device_dst, device_src, bytes);
 }
 
+bool deferred_launches::fill_in_order(void *device_dst, const void *pattern,
+                                      std::uint32_t pattern_bytes, std::uint64_t count) {
+  if (!any() || profiling())
+    return false;
+  std::lock_guard guard(lock_);
+  if (streams_.size() != 1 || !kept_failure_.empty() ||
+      streams_.front().owner != std::this_thread::get_id())
+    return false;
+  return streams_.front().s->fill_in_order(device_dst, pattern, pattern_bytes, count);
+}
+
 void deferred_launches::forget(stream &s) noexcept {
   if (!any())
     return;

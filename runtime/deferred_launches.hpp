@@ -73,6 +73,9 @@ public:
   /// the device's memory after them and returns true without waiting: the copy is deferred with
   /// them (the next settle waits for both). Otherwise false, and nothing is done.
   bool copy_within_in_order(void *device_dst, const void *device_src, std::uint64_t bytes);
+  /// The same for a fill (stream::fill_in_order).
+  bool fill_in_order(void *device_dst, const void *pattern, std::uint32_t pattern_bytes,
+                     std::uint64_t count);
   /// `s` is about to be destroyed: waits for it, keeping a failure.
   void forget(stream &s) noexcept;
   /// A failure found where nothing can be thrown (on the CPU device, a buffer released with its

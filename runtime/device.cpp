@@ -3,6 +3,10 @@
 
 #include "present_table.hpp"
 
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
 namespace offload::rt {
 
 device::device(int number, std::string name)
@@ -21,6 +25,24 @@ std::string device::describe(const fence_damage &damage, const std::string &what
             ", up to " + std::to_string(damage.before) + " byte" + (damage.before == 1 ? "" : "s") +
             " before it";
   return text;
+}
+
+void device::do_fill(void *device_dst, const void *pattern, std::uint32_t pattern_bytes,
+                     std::uint64_t count) {
+  if (count == 0 || pattern_bytes == 0)
+    return;
+  constexpr std::uint64_t piece_bytes = 1u << 20;
+  const std::uint64_t per_piece = std::max<std::uint64_t>(1, piece_bytes / pattern_bytes);
+  const std::uint64_t first = std::min(count, per_piece);
+  std::vector<unsigned char> staged(first * pattern_bytes);
+  for (std::uint64_t i = 0; i < first; ++i)
+    std::memcpy(staged.data() + i * pattern_bytes, pattern, pattern_bytes);
+  auto *at = static_cast<unsigned char *>(device_dst);
+  for (std::uint64_t done = 0; done < count;) {
+    const std::uint64_t n = std::min(first, count - done);
+    do_copy_in(at + done * pattern_bytes, staged.data(), n * pattern_bytes);
+    done += n;
+  }
 }
 
 std::uint64_t memory_pool::size_class(std::uint64_t bytes) {

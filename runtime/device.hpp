@@ -78,6 +78,14 @@ public:
     (void)device_dst, (void)device_src, (void)bytes;
     return false;
   }
+  /// Enqueues a fill of `count` copies of the `pattern_bytes`-byte pattern at device_dst after
+  /// the stream's launches, without waiting (as cudaMemsetAsync); false (nothing done) where the
+  /// stream cannot (this pattern, or no such operation).
+  virtual bool fill_in_order(void *device_dst, const void *pattern, std::uint32_t pattern_bytes,
+                             std::uint64_t count) {
+    (void)device_dst, (void)pattern, (void)pattern_bytes, (void)count;
+    return false;
+  }
   /// Profiling: a timer for the next launch (OFFLOAD_PROFILE / OFFLOAD_TRACE only). The default
   /// reads the host clock at start and stop: the kernel's time where launch() runs it (the CPU
   /// device). GPUs record device events on the stream.
@@ -151,6 +159,9 @@ public:
   void copy_in(void *device_dst, const void *host_src, std::uint64_t bytes);
   void copy_out(void *host_dst, const void *device_src, std::uint64_t bytes);
   void copy_within(void *device_dst, const void *device_src, std::uint64_t bytes);
+  /// Writes `count` copies of the `pattern_bytes`-byte pattern at device_dst (complete for later
+  /// launches and copies when it returns, as copy_in); timed as the copies are.
+  void fill(void *device_dst, const void *pattern, std::uint32_t pattern_bytes, std::uint64_t count);
   /// A new stream (throws device_failure when the device cannot make one).
   virtual std::unique_ptr<stream> open_stream() = 0;
   /// Whether an argument mapped `from` is filled from the host too: on the CPU device, elements
@@ -169,6 +180,10 @@ protected:
   virtual void do_copy_in(void *device_dst, const void *host_src, std::uint64_t bytes) = 0;
   virtual void do_copy_out(void *host_dst, const void *device_src, std::uint64_t bytes) = 0;
   virtual void do_copy_within(void *device_dst, const void *device_src, std::uint64_t bytes) = 0;
+  /// The device's fill; by default the pattern repeated in host memory and copied in, in
+  /// pieces of at most 1 MiB (device.cpp).
+  virtual void do_fill(void *device_dst, const void *pattern, std::uint32_t pattern_bytes,
+                       std::uint64_t count);
 
 private:
   int number_;

@@ -59,6 +59,15 @@ void device::copy_within(void *device_dst, const void *device_src, std::uint64_t
   profile::copied(*this, profile::copy_kind::within, bytes, start, profile::now_us());
 }
 
+void device::fill(void *device_dst, const void *pattern, std::uint32_t pattern_bytes,
+                  std::uint64_t count) {
+  if (!profiling()) [[likely]]
+    return do_fill(device_dst, pattern, pattern_bytes, count);
+  const double start = profile::now_us();
+  do_fill(device_dst, pattern, pattern_bytes, count);
+  profile::copied(*this, profile::copy_kind::fill, count * pattern_bytes, start, profile::now_us());
+}
+
 namespace profile {
 namespace {
 
@@ -304,7 +313,8 @@ void launch(device &on, stream &s, const kernel_info *kernel,
 }
 
 void copied(const device &on, copy_kind kind, std::uint64_t bytes, double start_us, double end_us) {
-  static const std::string directions[] = {"host to device", "device to host", "device to device"};
+  static const std::string directions[] = {"host to device", "device to host", "device to device",
+                                            "fill on device"};
   const std::string &direction = directions[static_cast<int>(kind)];
   const int thread = thread_number();
   state &st = the_state();

@@ -30,7 +30,7 @@ int thread_number();
 void launch(device &on, stream &s, const kernel_info *kernel,
             const detail::launch_request &request, const abi::slot_t *slots);
 
-enum class copy_kind { to_device, from_device, within };
+enum class copy_kind { to_device, from_device, within, fill };
 /// A synchronous copy of `bytes` on `on` that took [start_us, end_us].
 void copied(const device &on, copy_kind kind, std::uint64_t bytes, double start_us, double end_us);
 

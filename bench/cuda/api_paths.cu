@@ -202,6 +202,12 @@ int main(int argc, char **argv) {
              CHECK(cudaMemcpy(host.data(), b, bytes, cudaMemcpyDeviceToHost));
            }));
     check(host == pattern, row, "the host does not hold what the device held");
+
+    row = small ? "buffer_fill_4k" : "buffer_fill_64m";
+    report(row, median_us(count, [&] { CHECK(cudaMemset(b, 0, bytes)); }));
+    CHECK(cudaMemcpy(host.data(), b, bytes, cudaMemcpyDeviceToHost));
+    check(std::all_of(host.begin(), host.end(), [](float x) { return x == 0.0f; }), row,
+          "the device does not hold the value set");
     CHECK(cudaFree(b));
   }
 

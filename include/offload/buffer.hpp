@@ -4,6 +4,7 @@
 //   a.copy_from(host);                              // host -> device
 //   offload::launch(triad, cfg, a.data(), ...);     // kernels take offload::device_ptr<double>
 //   a.copy_to(host);                                // device -> host
+//   a.fill(0.0);                                    // every element, on the device
 #pragma once
 
 #include <offload/abi.hpp>
@@ -77,6 +78,20 @@ public:
     check_fits(host.size(), offset, where);
     detail::copy_to_host(device_, host.data(), ptr_ + offset, host.size_bytes(),
                          detail::to_source_loc(where));
+  }
+
+  /// Sets every element to `value` on the device, as cudaMemset (after this thread's launches;
+  /// on a GPU a pattern of repeated 1-, 2- or 4-byte words is the driver's memset, any other
+  /// value a copy of it repeated).
+  void fill(const T &value, std::source_location where = std::source_location::current()) {
+    fill(value, 0, count_, where);
+  }
+  /// Sets the elements [offset, offset + count) to `value`.
+  void fill(const T &value, std::size_t offset, std::size_t count,
+            std::source_location where = std::source_location::current()) {
+    if (!detail::copy_range_fits(count, offset, count_))
+      detail::fill_does_not_fit(count, offset, count_, detail::to_source_loc(where));
+    detail::fill_device(device_, ptr_ + offset, &value, sizeof(T), count, detail::to_source_loc(where));
   }
 
   /// Whether n elements at `offset` lie in the buffer; else the error at `where`.

@@ -108,6 +108,35 @@ public:
     enqueue_copy(host.data(), src.data().get(), host.size(), src.size(), false, where);
   }
 
+  /// Enqueues a fill of the buffer's elements [offset, offset + count) with `value` (all of them
+  /// without offset and count), as cudaMemsetAsync; the buffer must stay alive until it runs.
+  template <class T>
+  void fill(buffer<T> &dst, const T &value, std::source_location where = std::source_location::current()) {
+    fill(dst, value, 0, dst.size(), where);
+  }
+  template <class T>
+  void fill(buffer<T> &dst, const T &value, std::size_t offset, std::size_t count,
+            std::source_location where = std::source_location::current()) {
+    if (!detail::copy_range_fits(count, offset, dst.size()))
+      detail::fill_does_not_fit(count, offset, dst.size(), detail::to_source_loc(where));
+    struct fill_step final : detail::queue_step {
+      detail::device_handle device;
+      void *dst;
+      T value;
+      std::uint64_t count;
+      detail::source_loc where;
+      void run() override { detail::fill_device(device, dst, &value, sizeof(T), count, where); }
+      std::uint64_t copy_bytes() const noexcept override { return count * sizeof(T); }
+    };
+    auto step = std::make_unique<fill_step>();
+    step->device = dst.device_handle();
+    step->dst = (dst.data() + offset).get();
+    step->value = value;
+    step->count = count;
+    step->where = detail::to_source_loc(where);
+    detail::queue_host_step(*state_, std::move(step));
+  }
+
   /// Enqueues a copy of `count` elements between buffers (as offload::copy; the buffers must
   /// stay alive until it runs).
   template <class T>

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -26,6 +27,31 @@ constexpr unsigned stream_non_blocking = 1;
 constexpr int max_dynamic_shared_size_attribute = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 
 class cuda_gpu;
+
+/// A fill as one of cuMemsetD8/D16/D32: the narrowest word the pattern repeats (a float 1.0f is
+/// one 32-bit word, a double 0.0 eight bytes of 0), where the address is aligned to it.
+struct memset_form {
+  unsigned width = 0;  // 1, 2 or 4 bytes; 0: none fits
+  std::uint32_t value = 0;
+  std::uint64_t count = 0;
+};
+memset_form memset_for(const void *dst, const void *pattern, std::uint32_t pattern_bytes,
+                       std::uint64_t count) {
+  const auto *p = static_cast<const unsigned char *>(pattern);
+  for (unsigned width : {1u, 2u, 4u}) {
+    if (pattern_bytes % width != 0 || reinterpret_cast<std::uintptr_t>(dst) % width != 0)
+      continue;
+    bool repeats = true;
+    for (std::uint32_t i = width; i < pattern_bytes && repeats; ++i)
+      repeats = p[i] == p[i % width];
+    if (!repeats)
+      continue;
+    memset_form f{width, 0, count * (pattern_bytes / width)};
+    std::memcpy(&f.value, p, width);  // little-endian: the word's value in its low bytes
+    return f;
+  }
+  return {};
+}
 
 class cuda_stream final : public stream {
 public:
@@ -41,6 +67,8 @@ public:
   bool can_defer() const override { return true; }
   bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) override;
   bool copy_within_in_order(void *device_dst, const void *device_src, std::uint64_t bytes) override;
+  bool fill_in_order(void *device_dst, const void *pattern, std::uint32_t pattern_bytes,
+                     std::uint64_t count) override;
   std::unique_ptr<launch_timer> start_timer() override;
   std::unique_ptr<launch_timer> mark() override;
 
@@ -96,6 +124,18 @@ public:
     make_current();
     d_.check(d_.memcpy_dtod(address(dst), address(src), bytes));
     copied();
+  }
+  void do_fill(void *dst, const void *pattern, std::uint32_t pattern_bytes,
+               std::uint64_t count) override {
+    const memset_form f = d_.memset_d8 ? memset_for(dst, pattern, pattern_bytes, count) : memset_form{};
+    if (f.width == 0)
+      return device::do_fill(dst, pattern, pattern_bytes, count);
+    make_current();
+    const cu_device_ptr at = address(dst);
+    d_.check(f.width == 1   ? d_.memset_d8(at, static_cast<unsigned char>(f.value), f.count)
+             : f.width == 2 ? d_.memset_d16(at, static_cast<unsigned short>(f.value), f.count)
+                            : d_.memset_d32(at, f.value, f.count));
+    copied();  // on the legacy stream, as the copies (above)
   }
   /// The count of copies on the legacy stream so far (order_after_copies compares it).
   std::uint64_t legacy_copies() const { return legacy_copies_.load(std::memory_order_acquire); }
@@ -372,6 +412,21 @@ bool cuda_stream::copy_within_in_order(void *device_dst, const void *device_src,
   order_after_copies();
   d.check(d.memcpy_dtod_async(reinterpret_cast<cu_device_ptr>(device_dst),
                               reinterpret_cast<cu_device_ptr>(device_src), bytes, stream_));
+  return true;
+}
+
+bool cuda_stream::fill_in_order(void *device_dst, const void *pattern, std::uint32_t pattern_bytes,
+                                std::uint64_t count) {
+  const cuda_driver &d = gpu_.driver();
+  const memset_form f = d.memset_d8 ? memset_for(device_dst, pattern, pattern_bytes, count) : memset_form{};
+  if (f.width == 0)
+    return false;
+  gpu_.make_current();
+  order_after_copies();
+  const cu_device_ptr at = reinterpret_cast<cu_device_ptr>(device_dst);
+  d.check(f.width == 1   ? d.memset_d8_async(at, static_cast<unsigned char>(f.value), f.count, stream_)
+          : f.width == 2 ? d.memset_d16_async(at, static_cast<unsigned short>(f.value), f.count, stream_)
+                         : d.memset_d32_async(at, f.value, f.count, stream_));
   return true;
 }
 

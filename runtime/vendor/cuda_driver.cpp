@@ -60,6 +60,11 @@ const cuda_driver *cuda_driver::get() {
           (load(d.event_elapsed_time, "cuEventElapsedTime_v2") ||
            load(d.event_elapsed_time, "cuEventElapsedTime"))))
       d.event_create = nullptr;
+    if (!(load(d.memset_d8, "cuMemsetD8_v2") && load(d.memset_d16, "cuMemsetD16_v2") &&
+          load(d.memset_d32, "cuMemsetD32_v2") && load(d.memset_d8_async, "cuMemsetD8Async") &&
+          load(d.memset_d16_async, "cuMemsetD16Async") &&
+          load(d.memset_d32_async, "cuMemsetD32Async")))
+      d.memset_d8 = nullptr;
     if (!d.event_create || !load(d.stream_wait_event, "cuStreamWaitEvent"))
       d.stream_wait_event = nullptr;
     if (!ok || d.init(0) != 0)

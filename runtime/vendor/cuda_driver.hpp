@@ -37,6 +37,14 @@ struct cuda_driver {
   int (*memcpy_dtoh_async)(void *, cu_device_ptr, std::size_t, void *);
   int (*memcpy_dtod)(cu_device_ptr, cu_device_ptr, std::size_t);
   int (*memcpy_dtod_async)(cu_device_ptr, cu_device_ptr, std::size_t, void *);
+  /// cuMemsetD8/D16/D32 and their Async forms (null when the driver lacks one: fills are then
+  /// copies of a staged pattern).
+  int (*memset_d8)(cu_device_ptr, unsigned char, std::size_t);
+  int (*memset_d16)(cu_device_ptr, unsigned short, std::size_t);
+  int (*memset_d32)(cu_device_ptr, unsigned, std::size_t);
+  int (*memset_d8_async)(cu_device_ptr, unsigned char, std::size_t, void *);
+  int (*memset_d16_async)(cu_device_ptr, unsigned short, std::size_t, void *);
+  int (*memset_d32_async)(cu_device_ptr, unsigned, std::size_t, void *);
   int (*get_error_string)(int, const char **);
   /// cuOccupancyMaxPotentialBlockSize (null when the driver lacks it).
   int (*occupancy_max_potential_block_size)(int *, int *, void *, std::size_t (*)(int),

@@ -38,6 +38,9 @@ void device_release(device_handle device, void *ptr) noexcept;
 /// Throws offload::error: `n` elements at element `offset` do not fit a buffer of `capacity`.
 [[noreturn]] void copy_range_does_not_fit(std::size_t n, std::size_t offset, std::size_t capacity,
                                           source_loc where);
+/// Throws offload::error: a fill of `n` elements at element `offset` of a buffer of `capacity`.
+[[noreturn]] void fill_does_not_fit(std::size_t n, std::size_t offset, std::size_t capacity,
+                                    source_loc where);
 /// Whether `n` elements at element `offset` lie within `capacity` elements (no wrapping).
 inline bool copy_range_fits(std::size_t n, std::size_t offset, std::size_t capacity) {
   return offset <= capacity && n <= capacity - offset;
@@ -46,6 +49,11 @@ inline bool copy_range_fits(std::size_t n, std::size_t offset, std::size_t capac
 /// round trip where the driver can avoid one.
 void copy_between_devices(device_handle dst_device, void *dst, device_handle src_device,
                           const void *src, std::uint64_t bytes, source_loc where);
+
+/// Writes `count` copies of the `pattern_bytes`-byte `pattern` at `device_dst` (a buffer's
+/// fill): after this thread's launches, complete for later launches and copies when it returns.
+void fill_device(device_handle device, void *device_dst, const void *pattern,
+                 std::uint32_t pattern_bytes, std::uint64_t count, source_loc where);
 
 /// Copies between host memory and `device` memory.
 void copy_to_device(device_handle device, void *device_dst, const void *host_src,

@@ -59,7 +59,6 @@ OFFLOAD_KERNEL void atomic_reduction_v16(offload::device_ptr<int> in, offload::d
 }
 
 // ---- reduction.cu ----
-OFFLOAD_KERNEL void zero_int(offload::device_ptr<int> out) { out[0] = 0; }  // cudaMemset(out,0,4)
 
 int main(int argc, char** argv)
 {
@@ -90,7 +89,7 @@ int main(int argc, char** argv)
   offload::queue q;
   // warmup
   for(int i=0;i<N;i++) {
-    q.launch(zero_int, {}, out.data());
+    q.fill(out, 0);
     q.launch(atomic_reduction, {.workgroups = {2048}, .threads = {256}}, in.data(), out.data(), arrayLength);
   }
   q.wait();
@@ -104,7 +103,7 @@ int main(int argc, char** argv)
     { \
     auto t1 = q.record(); \
     for(int i=0;i<N;i++) { \
-      q.launch(zero_int, {}, out.data()); \
+      q.fill(out, 0); \
       q.launch(kernel_name, {.workgroups = {grid_size}, .threads = {block_size}}, in.data(), out.data(), arrayLength); \
     } \
     auto t2 = q.record(); \

@@ -227,7 +227,6 @@ bool eval(IndexType input_size, int repeat)
       input_size, output_size, repeat);
 
     offload::buffer<output_t> d_output(output_size);
-    const std::vector<output_t> zeros(output_size, 0);  // for cudaMemset(d_output, 0, ...)
 
     offload::dim3 grid ((input_size + threadsPerBlock - 1) / threadsPerBlock);
     offload::dim3 block (threadsPerBlock);
@@ -236,7 +235,7 @@ bool eval(IndexType input_size, int repeat)
     printf("bincount using global atomics\n");
 
     DeviceMemoryType memType = DeviceMemoryType::GLOBAL;
-    d_output.copy_from(zeros);
+    d_output.fill(0);  // cudaMemset(d_output, 0, output_size_bytes)
     HANDLE_SWITCH_CASE(memType)
     d_output.copy_to(std::span<output_t>(output, output_size));
 
@@ -248,7 +247,7 @@ bool eval(IndexType input_size, int repeat)
       printf("\n");
       printf("bincount using global and local atomics\n");
 
-      d_output.copy_from(zeros);
+      d_output.fill(0);  // cudaMemset(d_output, 0, output_size_bytes)
       memType = DeviceMemoryType::SHARED;
       HANDLE_SWITCH_CASE(memType)
       d_output.copy_to(std::span<output_t>(output, output_size));

@@ -385,9 +385,8 @@ float pgain( long x, Points *points, float z, long int *numcenters, int kmax, bo
 	center_table_d->copy_from(std::span<const int>(center_table, num));
 	p->copy_from(std::span<const Point>(points->p, num));
 
-	std::unique_ptr<bool[]> zeros(new bool[num]());
-	switch_membership_d->copy_from(std::span<const bool>(zeros.get(), num));  // cudaMemset
-	work_mem_d->copy_from(std::vector<float>(stride * (nThread + 1), 0.0f));  // cudaMemset
+	switch_membership_d->fill(false, 0, num);  // cudaMemset
+	work_mem_d->fill(0.0f, 0, stride * (nThread + 1));  // cudaMemset
 
 #ifdef CUDATIME
 	tmp_t = (gettime() - start) * 1e3;
