@@ -14,6 +14,7 @@
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -21,6 +22,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -296,10 +298,18 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
         Users.insert(Users.end(), U->user_begin(), U->user_end());
     }
     const std::string Kernel = I ? kernelReaching(*I->getFunction(), EntryNames) : std::string("?");
+    // Where it is read, when the build kept lines (-g); a lambda's name holds its own line.
+    std::string At;
+    if (const DebugLoc &DL = I ? I->getDebugLoc() : DebugLoc(); DL && DL->getLine())
+      At = sys::path::filename(DL->getFilename()).str() + ":" + std::to_string(DL->getLine()) + ": ";
+    const bool Lambda = StringRef(Kernel).starts_with("lambda at ");
     return createStringError(inconvertibleErrorCode(),
-                             "kernel '%s' uses the global variable '%s', which exists only on the "
-                             "host: pass its value (or a pointer to it) as a kernel parameter",
-                             Kernel.c_str(), demangle(G.getName().str()).c_str());
+                             "%skernel '%s' uses the global variable '%s', which exists only on the "
+                             "host: %s",
+                             At.c_str(), Kernel.c_str(), demangle(G.getName().str()).c_str(),
+                             Lambda ? "copy its value into a local variable and capture that (or "
+                                      "make the global constexpr)"
+                                    : "pass its value (or a pointer to it) as a kernel parameter");
   }
   // A call nothing defines: a kernel of a file missing from the link, or a math function the
   // target has no library for (ptxas or lld would say only "unresolved").

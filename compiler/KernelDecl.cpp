@@ -65,6 +65,11 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     if (Found)
       return false;
+    // A call in a template's pattern (a generic lambda's body, seen as the lambda is
+    // traversed) has no callee yet; what runs is its instantiation, reached by its own call
+    // (every lambda kernel's run_lambda met this: "uses barriers", workgroups of 256).
+    if (Call->isInstantiationDependent())
+      return true;
     const FunctionDecl *Callee = Call->getDirectCallee();
     // A call through a function pointer may reach one; the link, which sees every function
     // whose address is taken, decides (cpu/WorkItemLoops.cpp).

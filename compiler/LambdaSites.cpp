@@ -188,14 +188,16 @@ private:
 
   void rewrite(CallExpr *Call, LambdaExpr *Lambda) {
     SourceLocation At = Lambda->getBeginLoc();
+    // The call as its errors name it: offload::parallel_for or offload::parallel_reduce.
+    const std::string Launch = "offload::" + lambdaLaunch(Call).str(), What = Launch + ": ";
     if (Call->getBeginLoc().isMacroID() || Lambda->getBeginLoc().isMacroID() ||
         Lambda->getIntroducerRange().getBegin().isMacroID() || Call->getArg(0)->getBeginLoc().isMacroID()) {
-      error(Call->getBeginLoc(), "offload::parallel_for with a lambda written through a macro: "
+      error(Call->getBeginLoc(), Launch + " with a lambda written through a macro: "
                                  "offload-cxx rewrites the lambda's text, so write the call out");
       return;
     }
     if (!SM.isInMainFile(SM.getExpansionLoc(At))) {
-      error(At, "offload::parallel_for with a lambda in a header: not supported yet; write the "
+      error(At, Launch + " with a lambda in a header: not supported yet; write the "
                 "call in the source file, or the body as an OFFLOAD_KERNEL function");
       return;
     }
@@ -207,15 +209,15 @@ private:
     for (const LambdaCapture &C : Lambda->explicit_captures()) {
       SourceLocation CAt = C.getLocation().isValid() ? C.getLocation() : At;
       if (C.capturesThis() || C.capturesVLAType()) {
-        error(CAt, "offload::parallel_for: the lambda captures 'this'; a kernel cannot reach "
+        error(CAt, What + "the lambda captures 'this'; a kernel cannot reach "
                    "the host object: copy the members it needs into locals and capture those");
         Ok = false;
       } else if (const auto *Var = dyn_cast<VarDecl>(C.getCapturedVar()); Var && Var->isInitCapture()) {
-        error(CAt, "offload::parallel_for: the init-capture '" + Var->getNameAsString() +
+        error(CAt, What + "the init-capture '" + Var->getNameAsString() +
                        "' is not supported yet; initialise a local variable and capture it");
         Ok = false;
       } else if (C.getCaptureKind() == LCK_ByRef) {
-        error(CAt, "offload::parallel_for: the lambda captures '" +
+        error(CAt, What + "the lambda captures '" +
                        C.getCapturedVar()->getNameAsString() +
                        "' by reference; capture by value ([=]): a std::span of the data for "
                        "an array or container, an offload::device_ptr for a buffer's data");
@@ -227,7 +229,7 @@ private:
     OuterUses Body(Closure);
     Body.TraverseStmt(Lambda->getBody());
     if (Body.This.isValid()) {
-      error(Body.This, "offload::parallel_for: the lambda uses 'this'; a kernel cannot reach "
+      error(Body.This, What + "the lambda uses 'this'; a kernel cannot reach "
                        "the host object: copy the members it needs into locals and capture those");
       return;
     }
@@ -236,7 +238,7 @@ private:
     // A constant number is its value wherever it is read.
     for (const auto &[V, UseAt] : Body.StaticLocals)
       if (!(V->getType()->isScalarType() && V->isUsableInConstantExpressions(Ctx))) {
-        error(UseAt, "offload::parallel_for: the lambda uses '" + V->getNameAsString() +
+        error(UseAt, What + "the lambda uses '" + V->getNameAsString() +
                          "', a static variable of the function around it, which lives in the "
                          "host's memory (a GPU has no copy of its value): copy it into a local "
                          "variable and capture that");
@@ -249,7 +251,7 @@ private:
       if (Lambda->getCaptureDefault() == LCD_ByRef &&
           llvm::none_of(Lambda->explicit_captures(),
                         [&](const LambdaCapture &C) { return C.capturesVariable() && C.getCapturedVar() == V; })) {
-        error(UseAt, "offload::parallel_for: the lambda captures '" + Name +
+        error(UseAt, What + "the lambda captures '" + Name +
                          "' by reference ([&]); capture by value ([=]): a std::span of the "
                          "data for an array or container, an offload::device_ptr for a buffer's data");
         Ok = false;
@@ -257,13 +259,13 @@ private:
       }
       QualType T = V->getType().getNonReferenceType();
       if (T->isArrayType()) {
-        error(UseAt, "offload::parallel_for: the lambda captures the array '" + Name +
+        error(UseAt, What + "the lambda captures the array '" + Name +
                          "'; capture a std::span of it (std::span(" + Name + "))");
         Ok = false;
         continue;
       }
       if (T->isPointerType() || T->isMemberPointerType()) {
-        error(UseAt, "offload::parallel_for: the lambda captures the pointer '" + Name +
+        error(UseAt, What + "the lambda captures the pointer '" + Name +
                          "', a host address the device cannot use: capture a std::span of the "
                          "data it points to (std::span(" + Name + ", n)), or an "
                          "offload::device_ptr for a buffer's data");
@@ -274,7 +276,7 @@ private:
         if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
             RD && (RD->isLambda() || RD->isLocalClass() || RD->isInAnonymousNamespace() ||
                    (!RD->getIdentifier() && !RD->getTypedefNameForAnonDecl()))) {
-          error(UseAt, "offload::parallel_for: the lambda captures '" + Name + "' of type '" +
+          error(UseAt, What + "the lambda captures '" + Name + "' of type '" +
                            T.getAsString(Ctx.getPrintingPolicy()) +
                            "', which the device's code cannot name (a local, unnamed or "
                            "anonymous-namespace type, or a lambda): declare the type at "
@@ -284,7 +286,7 @@ private:
         }
         if (!T.isTriviallyCopyableType(Ctx) && classifyParam(T, Ctx).Kind !=
                                                    offload::abi::param_kind::unmappable) {
-          error(UseAt, "offload::parallel_for: the lambda captures '" + Name + "' of type '" +
+          error(UseAt, What + "the lambda captures '" + Name + "' of type '" +
                            T.getAsString(Ctx.getPrintingPolicy()) +
                            "', which is not trivially copyable (a lambda's captures travel as "
                            "its bytes): capture its members as separate variables, or a "
@@ -296,7 +298,23 @@ private:
         if (PC.Kind == offload::abi::param_kind::unmappable) {
           const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
           const bool Container = RD && !RD->isTriviallyCopyable();
-          error(UseAt, "offload::parallel_for: the lambda captures '" + Name + "' of type '" +
+          // A struct of spans: the span is what maps, captured as a variable of its own.
+          const FieldDecl *Span = nullptr;
+          if (RD && !Container)
+            for (const FieldDecl *F : RD->fields())
+              if (const CXXRecordDecl *FR = F->getType()->getAsCXXRecordDecl();
+                  !Span && FR && FR->getQualifiedNameAsString() == "std::span")
+                Span = F;
+          if (Span) {
+            error(UseAt, What + "the lambda captures '" + Name + "' of type '" +
+                             T.getAsString(Ctx.getPrintingPolicy()) + "', which holds the std::span '" +
+                             Span->getNameAsString() + "' (a span maps only as a capture of its own): "
+                             "capture it as a variable (auto " + Span->getNameAsString() + " = " +
+                             Name + "." + Span->getNameAsString() + ";) and the other members likewise");
+            Ok = false;
+            continue;
+          }
+          error(UseAt, What + "the lambda captures '" + Name + "' of type '" +
                            T.getAsString(Ctx.getPrintingPolicy()) +
                            "', which cannot be mapped to the device" +
                            (Container ? ": capture a std::span of its data (std::span(" + Name +

@@ -125,4 +125,7 @@ void install_terminate_handler() {
 
 namespace offload::detail {
 void throw_error(const std::string &message) { throw offload::error(message); }
+void throw_error_at(const char *what, const char *file, unsigned line, const std::string &why) {
+  rt::fail(std::string(what) + " at " + rt::short_location({file, "", line, 0}), why);
+}
 } // namespace offload::detail

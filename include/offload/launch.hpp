@@ -45,6 +45,9 @@ namespace detail {
 /// Throws offload::error(message), from the runtime (a header's `throw` is refused under
 /// -fno-exceptions).
 [[noreturn]] void throw_error(const std::string &message);
+/// Throws offload::error "offload-cxx: error: WHAT at FILE:LINE: WHY", as the runtime's own.
+[[noreturn]] void throw_error_at(const char *what, const char *file, unsigned line,
+                                 const std::string &why);
 } // namespace detail
 
 /// The device chosen by the runtime: the first GPU that holds an image of the kernel, else the

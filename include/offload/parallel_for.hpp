@@ -21,10 +21,12 @@
 
 #include <offload/buffer.hpp>
 #include <offload/detail/lambda_kernels.hpp>
+#include <offload/range.hpp>
 
 #include <functional>
 #include <memory>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace offload {
@@ -48,37 +50,66 @@ template <> struct maximum<void> {
 };
 
 /// The indices of a 2-D and a 3-D parallel_for: x in [0, nx), y in [0, ny) (z in [0, nz)); x
-/// varies fastest among neighbouring work-items (as CUDA's threadIdx.x).
+/// varies fastest among neighbouring work-items (as CUDA's threadIdx.x). Extents of any integer
+/// type, as range's (a negative or too large one is kept as SIZE_MAX, which a launch refuses).
 struct range2d {
   std::size_t nx = 0, ny = 0;
+  constexpr range2d() = default;
+  template <class X, class Y>
+    requires(std::is_integral_v<X> && std::is_integral_v<Y>)
+  constexpr range2d(X x, Y y) : nx(range(x).end), ny(range(y).end) {}
 };
 struct range3d {
   std::size_t nx = 0, ny = 0, nz = 0;
+  constexpr range3d() = default;
+  template <class X, class Y, class Z>
+    requires(std::is_integral_v<X> && std::is_integral_v<Y> && std::is_integral_v<Z>)
+  constexpr range3d(X x, Y y, Z z) : nx(range(x).end), ny(range(y).end), nz(range(z).end) {}
 };
 
 namespace detail {
 
-/// A 2-D or 3-D lambda over nx x ny x nz: workgroups of 32 x 8 (x 1) or 32 x 4 x 2 work-items.
-template <unsigned long long Id, class... C, class... E, class F>
-void parallel_for_nd_on(int device, lambda_site<Id, captures<C...>, E...>, std::size_t nx,
-                        std::size_t ny, std::size_t nz, unsigned rank, const F &f,
-                        const std::source_location &where) {
-  using site = lambda_site<Id, captures<C...>, E...>;
-  using steps = lambda_launch<site, F>;
+/// Throws offload::error at `where` when a lambda of F's indices is given a range of `rank`,
+/// or an extent is negative or too large (range2d/range3d keep those as SIZE_MAX).
+template <class F>
+void check_nd(unsigned rank, std::size_t nx, std::size_t ny, std::size_t nz,
+              const std::source_location &where) {
+  auto refuse = [&](const std::string &why) {
+    detail::throw_error_at("offload::parallel_for", where.file_name(), where.line(),
+                           "a range" + std::to_string(rank) + "d " + why);
+  };
   if (lambda_rank<F> != rank)
-    detail::throw_error("offload::parallel_for at " + std::string(where.file_name()) + ":" +
-                        std::to_string(where.line()) + ": a range" + std::to_string(rank) +
-                        "d needs a lambda of " + std::to_string(rank) + " indices");
-  if (nx == 0 || ny == 0 || nz == 0)
-    return;
+    refuse("needs a lambda of " + std::to_string(rank) + " indices");
+  if (nx == SIZE_MAX || ny == SIZE_MAX || nz == SIZE_MAX)
+    refuse("with a negative or out-of-range extent");
+  if (nx / 32 >= UINT32_MAX)
+    refuse("of x extent " + std::to_string(nx) + " needs more than 2^32 workgroups");
+}
+/// A 2-D or 3-D lambda's launch over nx x ny x nz (none zero): workgroups of 32 x 8 (x 1) or
+/// 32 x 4 x 2 work-items.
+inline launch_config nd_launch_config(int device, std::size_t nx, std::size_t ny, std::size_t nz,
+                                      unsigned rank, const std::source_location &where) {
   const dim3 threads = rank == 2 ? dim3(32, 8, 1) : dim3(32, 4, 2);
   auto groups = [](std::size_t n, std::uint32_t t) { return (n + t - 1) / t; };
   // y and z above the grid's limit: the kernel steps over the rest (lambda_kernel_nd).
   auto capped = [&](std::size_t n, std::uint32_t t) {
     return std::min<std::size_t>(groups(n, t), max_workgroups_yz);
   };
-  launch_config config{dim3(groups(nx, threads.x), capped(ny, threads.y), capped(nz, threads.z)),
-                       threads, 0, device, where};
+  return {dim3(groups(nx, threads.x), capped(ny, threads.y), capped(nz, threads.z)), threads, 0,
+          device, where};
+}
+
+/// A 2-D or 3-D lambda over nx x ny x nz (nd_launch_config).
+template <unsigned long long Id, class... C, class... E, class F>
+void parallel_for_nd_on(int device, lambda_site<Id, captures<C...>, E...>, std::size_t nx,
+                        std::size_t ny, std::size_t nz, unsigned rank, const F &f,
+                        const std::source_location &where) {
+  using site = lambda_site<Id, captures<C...>, E...>;
+  using steps = lambda_launch<site, F>;
+  check_nd<F>(rank, nx, ny, nz, where);
+  if (nx == 0 || ny == 0 || nz == 0)
+    return;
+  const launch_config config = nd_launch_config(device, nx, ny, nz, rank, where);
   steps::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
     prepared_launch<std::remove_cv_t<C>..., std::size_t, std::size_t, std::size_t> job(
         &lambda_kernel_nd<site, std::remove_cv_t<C>...>, config, captured..., nx, ny, nz);
@@ -91,7 +122,7 @@ void parallel_for_on(int device, lambda_site<Id, captures<C...>, E...>, const ra
                      const F &f) {
   using site = lambda_site<Id, captures<C...>, E...>;
   using steps = lambda_launch<site, F>;
-  const std::size_t count = steps::count(r.items, "offload::parallel_for");
+  const std::size_t count = steps::count(r, "offload::parallel_for");
   if (count == 0)  // an empty range runs nothing (a range launch needs a work-item)
     return;
   launch_config config = r.config();
@@ -123,7 +154,7 @@ T parallel_reduce_on(int device, lambda_site<Id, captures<C...>, E...>, const ra
   static_assert(std::is_invocable_v<const Op &, const T &, const T &>,
                 "offload::parallel_reduce: the operation must combine two values (std::plus<>, "
                 "offload::minimum<>, offload::maximum<>, or a struct with operator())");
-  const std::size_t count = steps::count(r.items, "offload::parallel_reduce");
+  const std::size_t count = steps::count(r, "offload::parallel_reduce");
   if (count == 0)
     return init;
   const std::size_t groups = std::min<std::size_t>((count + reduce_threads - 1) / reduce_threads, 1024);

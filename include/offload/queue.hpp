@@ -171,7 +171,7 @@ public:
                     const F &f) {
     using site = detail::lambda_site<Id, detail::captures<C...>, E...>;
     using steps = detail::lambda_launch<site, F>;
-    const std::size_t count = steps::count(items.items, "offload::queue::parallel_for");
+    const std::size_t count = steps::count(items, "offload::queue::parallel_for");
     if (count == 0)
       return;
     const range over{count};
@@ -179,6 +179,20 @@ public:
       enqueue_launch(&over, &detail::lambda_kernel<site, std::remove_cv_t<C>...>, items.config(),
                      captured..., items.items.begin, count);
     });
+  }
+
+  /// Enqueues `f(x, y)` for every x < items.nx, y < items.ny (f(x, y, z) for a range3d), as
+  /// offload::parallel_for over a range2d or range3d, and returns at once.
+  template <unsigned long long Id, class... C, class... E, class F>
+  void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...>, const range2d &items,
+                    const F &f, std::source_location where = std::source_location::current()) {
+    enqueue_nd<detail::lambda_site<Id, detail::captures<C...>, E...>, C...>(items.nx, items.ny, 1, 2, f, where);
+  }
+  template <unsigned long long Id, class... C, class... E, class F>
+  void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...>, const range3d &items,
+                    const F &f, std::source_location where = std::source_location::current()) {
+    enqueue_nd<detail::lambda_site<Id, detail::captures<C...>, E...>, C...>(items.nx, items.ny, items.nz, 3, f,
+                                                                       where);
   }
 
   /// Waits for everything enqueued so far (throwing its first error, as wait()), then folds
@@ -199,6 +213,14 @@ public:
     wait();
     for (std::size_t i = items.begin; i < items.end; ++i)
       f(i);
+  }
+  template <class F> void parallel_for(const range2d &items, const F &f) {
+    wait();
+    offload::parallel_for(items, f);
+  }
+  template <class F> void parallel_for(const range3d &items, const F &f) {
+    wait();
+    offload::parallel_for(items, f);
   }
   template <class T, class F, class Op = std::plus<>>
     requires std::is_invocable_v<const F &, std::size_t>
@@ -230,6 +252,19 @@ private:
     if (over)
       job->over_range(*over);
     detail::queue_launch(*state_, std::move(job));
+  }
+
+  template <class Site, class... C, class F>
+  void enqueue_nd(std::size_t nx, std::size_t ny, std::size_t nz, unsigned rank, const F &f,
+                  const std::source_location &where) {
+    detail::check_nd<F>(rank, nx, ny, nz, where);
+    if (nx == 0 || ny == 0 || nz == 0)
+      return;
+    const launch_config config = detail::nd_launch_config(default_device, nx, ny, nz, rank, where);
+    detail::lambda_launch<Site, F>::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
+      enqueue_launch(nullptr, &detail::lambda_kernel_nd<Site, std::remove_cv_t<C>...>, config,
+                     captured..., nx, ny, nz);
+    });
   }
 
   template <class T>

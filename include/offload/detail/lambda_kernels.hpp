@@ -209,10 +209,12 @@ struct lambda_launch<lambda_site<Id, captures<C...>, E...>, F> {
 
   /// The number of indices of `items`; `what` names the call in the error of a range that ends
   /// before it begins.
-  static std::size_t count(const range &items, const char *what) {
-    if (items.end < items.begin)
-      throw_error(std::string(what) + ": the range ends before it begins");
-    return items.end - items.begin;
+  static std::size_t count(const range_at &r, const char *what) {
+    if (r.items.end < r.items.begin)
+      throw_error_at(what, r.where.file_name(), r.where.line(),
+                     "the range [" + std::to_string(r.items.begin) + ", " +
+                         std::to_string(r.items.end) + ") ends before it begins");
+    return r.items.end - r.items.begin;
   }
 
   /// Calls `use(captured...)` with f's captures, as the kernel's parameters take them.
