@@ -60,7 +60,7 @@ if [ "${1:-}" = stage ]; then
   done
   # End-to-end tests that mean most on a GPU (part checks): each prints its verdict last.
   mkdir -p "$work/checks" && : > "$dir/checks.txt"
-  for t in wide_values queue_events lambda_kernels struct_of_device_ptrs data_model copies_before_launches; do
+  for t in wide_values queue_events lambda_kernels struct_of_device_ptrs data_model copies_before_launches buffer_fill lambda_shapes; do
     "$oc" -O2 --offload-arch=sm_90,host "$root/tests/lit/e2e/$t.cpp" -o "$work/checks/$t" && extra+=("$work/checks/$t") &&
       echo "$t" >> "$dir/checks.txt"
   done
