@@ -79,9 +79,13 @@ void shape_range(detail::launch_request &request, const device &on, stream &s,
       size /= 2;
   if (items < size)
     size = std::min(size, (items + 31) / 32 * 32);  // whole warps
+  const std::uint64_t groups = items / size + (items % size != 0);
+  if (groups > UINT32_MAX)  // (said with the real count, not the grid's clamped one)
+    refuse("a range of " + std::to_string(items) + " work-items needs " + std::to_string(groups) +
+           " workgroups of " + std::to_string(size) + ", more than a grid holds (" +
+           std::to_string(UINT32_MAX) + "): split the range");
   request.threads = {static_cast<std::uint32_t>(size)};
-  request.workgroups = {static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(items / size + (items % size != 0), UINT32_MAX))};
+  request.workgroups = {static_cast<std::uint32_t>(groups)};
   request.is_range = false;  // shaped: what follows sees an ordinary launch
 }
 

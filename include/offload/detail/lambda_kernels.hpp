@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -100,11 +101,15 @@ struct lambda_definition<lambda_site<Id, captures<C...>, E...>, F> {
   friend void run_lambda(lambda_slot<site>, std::size_t x, std::size_t y, std::size_t z,
                          void *result, const C &...captured) {
     using layout = capture_layout<C...>;
-    std::array<unsigned char, sizeof(F)> bytes{};
+    // The closure rebuilt in place: its captures copied to their offsets in storage of its size
+    // (a closure of trivially copyable captures is an implicit-lifetime type: the copies make
+    // it). Not std::bit_cast from an array: on a GPU that returned the whole closure by value,
+    // and a 40 KB capture took ptxas more than 10 minutes and 10 GB (adversarial pass).
+    alignas(F) unsigned char storage[sizeof(F)];
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (std::memcpy(bytes.data() + layout::template offset<I>, std::addressof(captured), sizeof(C)), ...);
+      (std::memcpy(storage + layout::template offset<I>, std::addressof(captured), sizeof(C)), ...);
     }(std::index_sequence_for<C...>{});
-    const F f = std::bit_cast<F>(bytes);
+    const F &f = *std::launder(reinterpret_cast<const F *>(storage));
     using R = decltype(call_with_indices(f, x, y, z));
     if constexpr (std::is_void_v<R>)
       call_with_indices(f, x, y, z);
