@@ -242,6 +242,16 @@ struct queue_state {
   }
 
   void run(std::unique_ptr<queue_step> &step) {
+    // A fill the stream takes goes after its launches on the device: no wait (queue::fill,
+    // as cudaMemsetAsync; atomic-reduction's zeroing before each reduction).
+    if (const detail::fill_request *f = step->fill(); f && stream && !failed() && !rt::profiling())
+      try {
+        if (f->count == 0 || stream->fill_in_order(f->dst, f->pattern, f->pattern_bytes, f->count))
+          return;
+      } catch (...) {
+        record_error();
+        return;
+      }
     if (!sync_stream() || failed())
       return;
     try {

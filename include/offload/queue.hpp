@@ -125,7 +125,9 @@ public:
       T value;
       std::uint64_t count;
       detail::source_loc where;
+      detail::fill_request request{};
       void run() override { detail::fill_device(device, dst, &value, sizeof(T), count, where); }
+      const detail::fill_request *fill() const noexcept override { return &request; }
       std::uint64_t copy_bytes() const noexcept override { return count * sizeof(T); }
     };
     auto step = std::make_unique<fill_step>();
@@ -134,6 +136,7 @@ public:
     step->value = value;
     step->count = count;
     step->where = detail::to_source_loc(where);
+    step->request = {step->dst, &step->value, sizeof(T), count};
     detail::queue_host_step(*state_, std::move(step));
   }
 

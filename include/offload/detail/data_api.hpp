@@ -89,9 +89,19 @@ double event_elapsed_ms(event_state &start, event_state &end);
 bool event_done(const event_state &event);
 
 /// One step of a queue that is not a kernel launch.
+/// A fill a queue may enqueue on its device stream (queue::fill).
+struct fill_request {
+  void *dst;
+  const void *pattern;
+  std::uint32_t pattern_bytes;
+  std::uint64_t count;
+};
 struct queue_step {
   virtual ~queue_step() = default;
   virtual void run() = 0;
+  /// A fill: enqueued on the queue's stream after its launches where the device can (a GPU's
+  /// memset, without waiting for them), else run() after them.
+  virtual const fill_request *fill() const noexcept { return nullptr; }
   /// The bytes a copy moves: a small copy on an idle GPU queue runs on the caller's thread, as
   /// CUDA's copy of pageable memory does (no hand-over to the queue's worker). Not a copy: ~0.
   virtual std::uint64_t copy_bytes() const noexcept { return ~std::uint64_t{0}; }
