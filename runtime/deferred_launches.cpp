@@ -215,28 +215,28 @@ bool deferred_launches::copy_out_in_order(void *host_dst, const void *device_src
   return true;
 }
 
-bool deferred_launches::copy_within_in_order(void *device_dst, const void *device_src,
-                                             std::uint64_t bytes) {
+template <class Enqueue> bool deferred_launches::enqueue_after_own(Enqueue &&enqueue) {
   if (!any() || profiling())
     return false;
   std::lock_guard guard(lock_);
   if (streams_.size() != 1 || !kept_failure_.empty() ||
       streams_.front().owner != std::this_thread::get_id())
     return false;
-  // An error enqueuing shows here (the caller reports it as the copy's); one of the copy
-  // itself shows at the next settle, with the launches it followed.
-  return streams_.front().s->copy_within_in_order(device_dst, device_src, bytes);
+  // An error enqueuing shows here (the caller reports it as the operation's); one of the
+  // operation itself shows at the next settle, with the launches it followed.
+  return enqueue(*streams_.front().s);
+}
+
+bool deferred_launches::copy_within_in_order(void *device_dst, const void *device_src,
+                                             std::uint64_t bytes) {
+  return enqueue_after_own(
+      [&](stream &s) { return s.copy_within_in_order(device_dst, device_src, bytes); });
 }
 
 bool deferred_launches::fill_in_order(void *device_dst, const void *pattern,
                                       std::uint32_t pattern_bytes, std::uint64_t count) {
-  if (!any() || profiling())
-    return false;
-  std::lock_guard guard(lock_);
-  if (streams_.size() != 1 || !kept_failure_.empty() ||
-      streams_.front().owner != std::this_thread::get_id())
-    return false;
-  return streams_.front().s->fill_in_order(device_dst, pattern, pattern_bytes, count);
+  return enqueue_after_own(
+      [&](stream &s) { return s.fill_in_order(device_dst, pattern, pattern_bytes, count); });
 }
 
 void deferred_launches::forget(stream &s) noexcept {

@@ -87,6 +87,10 @@ public:
   static void settle_all();
 
 private:
+  /// `enqueue(s)` on the one stream of this thread's deferred launches, under the lock (false,
+  /// nothing done, when there is not exactly that stream, or profiling is on).
+  template <class Enqueue> bool enqueue_after_own(Enqueue &&enqueue);
+
   struct site {
     detail::launch_request request;  ///< its kernel and source location (no arguments)
     const kernel_info *kernel;
