@@ -401,11 +401,13 @@ Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const Offlo
                                              ImagePath},
                                             O.Commands, Ptx + ".stderr", PtxasErrors)) {
       Expected<std::string> PtxText = readBytes(Ptx);
-      errs() << ptxasErrorsAtSource(PtxasErrors, PtxText ? *PtxText : "", Name);
+      const std::string Said = ptxasErrorsAtSource(PtxasErrors, PtxText ? *PtxText : "", Name);
+      errs() << Said;
       consumeError(PtxText.takeError());
-      return createStringError(inconvertibleErrorCode(),
-                               "ptxas refused the device code for %s (above): %s",
-                               Name.c_str(), toString(std::move(E)).c_str());
+      // "(above)" only where ptxas said something (a ptxas ended by a signal says nothing).
+      return createStringError(inconvertibleErrorCode(), "ptxas refused the device code for %s%s: %s",
+                               Name.c_str(), StringRef(Said).trim().empty() ? "" : " (above)",
+                               toString(std::move(E)).c_str());
     }
     errs() << PtxasErrors;  // its warnings, if any
     Image.Kind = object::IMG_Cubin;
