@@ -33,15 +33,22 @@ std::string bytes_text(std::uint64_t bytes) {
   return text;
 }
 
+/// Runs `op`, turning a device's failure into the operation's error: "<what> at f.cpp:N:
+/// <doing> <bytes> <where_to> failed: <reason>".
+template <class Op>
+void failing_as(const char *what, const char *doing, const std::string &where_to,
+                std::uint64_t bytes, source_loc where, Op &&op) {
+  try {
+    op();
+  } catch (const rt::device_failure &f) {
+    rt::fail(std::string(what) + " at " + at(where),
+             std::string(doing) + " " + bytes_text(bytes) + " " + where_to + " failed: " + f.reason);
+  }
+}
 /// Runs `copy`, turning a device's failure into the copy's error.
 template <class Copy> void copying(const char *direction, std::uint64_t bytes, source_loc where,
                                    Copy &&copy) {
-  try {
-    copy();
-  } catch (const rt::device_failure &f) {
-    rt::fail("copy at " + at(where),
-             "copying " + bytes_text(bytes) + " " + direction + " failed: " + f.reason);
-  }
+  failing_as("copy", "copying", direction, bytes, where, copy);
 }
 } // namespace
 
@@ -130,14 +137,7 @@ void fill_device(device_handle device, void *device_dst, const void *pattern,
     return;
   rt::device &d = rt::device_of(device.gpu);
   const std::uint64_t bytes = count * pattern_bytes;
-  auto filling = [&](auto &&fill) {
-    try {
-      fill();
-    } catch (const rt::device_failure &f) {
-      rt::fail("fill at " + at(where),
-               "filling " + bytes_text(bytes) + " on " + d.name() + " failed: " + f.reason);
-    }
-  };
+  auto filling = [&](auto &&fill) { failing_as("fill", "filling", "on " + d.name(), bytes, where, fill); };
   // After this thread's deferred launches: enqueued on their stream where the device can (a
   // GPU's memset), without a wait.
   bool enqueued = false;

@@ -121,22 +121,20 @@ public:
       detail::fill_does_not_fit(count, offset, dst.size(), detail::to_source_loc(where));
     struct fill_step final : detail::queue_step {
       detail::device_handle device;
-      void *dst;
       T value;
-      std::uint64_t count;
       detail::source_loc where;
-      detail::fill_request request{};
-      void run() override { detail::fill_device(device, dst, &value, sizeof(T), count, where); }
+      detail::fill_request request{};  // its pattern: value
+      void run() override {
+        detail::fill_device(device, request.dst, &value, sizeof(T), request.count, where);
+      }
       const detail::fill_request *fill() const noexcept override { return &request; }
-      std::uint64_t copy_bytes() const noexcept override { return count * sizeof(T); }
+      std::uint64_t copy_bytes() const noexcept override { return request.count * sizeof(T); }
     };
     auto step = std::make_unique<fill_step>();
     step->device = dst.device_handle();
-    step->dst = (dst.data() + offset).get();
     step->value = value;
-    step->count = count;
     step->where = detail::to_source_loc(where);
-    step->request = {step->dst, &step->value, sizeof(T), count};
+    step->request = {(dst.data() + offset).get(), &step->value, sizeof(T), count};
     detail::queue_host_step(*state_, std::move(step));
   }
 
