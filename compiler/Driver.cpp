@@ -963,13 +963,24 @@ int main(int argc, char **argv) {
 
   // A program. Static libraries named with -l (searched in the -L folders, as the host link
   // will) carry device code too; the host link still gets the -l itself.
+  // As GNU ld searches: folder by folder, `lib<Lib>.so` before `lib<Lib>.a` unless the link is
+  // static (a shared library's kernels are its own; adversarial pass: the GPU compiled
+  // libh.a's function while the host linked libh.so's).
+  const bool StaticLink = llvm::any_of(HostLinkFlags, [](StringRef F) {
+    return F == "-static" || F == "-static-pie" || F.ends_with("-Bstatic") || F.ends_with(",-dn") ||
+           F == "-dn";
+  });
   std::vector<std::string> Archives;
   for (const std::string &Lib : LinkLibs)
-    for (const std::string &Dir : LinkDirs)
-      if (const std::string Archive = libraryFiles(Dir, Lib).front(); sys::fs::exists(Archive)) {
-        Archives.push_back(Archive);
+    for (const std::string &Dir : LinkDirs) {
+      const std::vector<std::string> Files = libraryFiles(Dir, Lib);
+      if (!StaticLink && Files.size() > 1 && sys::fs::exists(Files[1]))
+        break;  // the shared library is what the host links
+      if (sys::fs::exists(Files.front())) {
+        Archives.push_back(Files.front());
         break;
       }
+    }
   std::vector<std::string> DepFiles;
   check(buildProgram(S, std::vector<std::string>(Inputs.begin(), Inputs.end()), Archives, Flags,
                      hostOptions(), Output, &DepFiles));
