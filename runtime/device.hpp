@@ -37,6 +37,8 @@ public:
   /// The kernel's start and end in µs of the profile clock (profile::now_us), once they are
   /// known; `wait`: wait until they are (at the report). False: not yet, or never (a failure).
   virtual bool read(bool wait, double &start_us, double &end_us) = 0;
+  /// Whether read() needs nothing but the host's clock (may run after the GPU drivers stopped).
+  virtual bool host_clock() const { return false; }
 };
 
 /// An in-order stream of launches on one device. Used by one thread at a time.

@@ -31,6 +31,7 @@ std::unique_ptr<launch_timer> stream::start_timer() {
       s = start, e = end;
       return true;
     }
+    bool host_clock() const override { return true; }
   };
   return std::make_unique<host_timer>();
 }
@@ -103,6 +104,11 @@ struct state {
   std::map<std::pair<const device *, const void *>, int> stream_tids;  // by stream
   std::map<const device *, int> next_stream_tid;
   bool trace = false;
+  /// The settings the report needs, kept here: it is written after the globals are destroyed.
+  bool profile = false;
+  std::string trace_path;
+  /// Set at exit (atexit): the device timers are read; only the host's clock is read after.
+  bool devices_read = false;
   bool finished = false;
 
   const std::string &intern(std::string name) { return *names.insert(std::move(name)).first; }
@@ -139,6 +145,8 @@ struct state {
   void collect_locked(bool wait) {
     std::size_t kept = 0;
     for (pending &p : waiting) {
+      if (devices_read && !p.timer->host_clock())
+        continue;  // a GPU launch after the devices' last read (at exit): left out
       double start = 0, end = 0;
       bool done = false;
       try {
@@ -156,23 +164,33 @@ struct state {
   }
 };
 
+/// Made at the first use, never destroyed: threads, atexit handlers and global destructors may
+/// still report at exit. Null until then.
+state *made_state = nullptr;
+
 state &the_state() {
-  static state *s = [] {  // never destroyed: threads may still report at exit
+  static state *s = [] {
     auto *made = new state;
-    made->trace = !current_settings().trace_path.empty();
+    const settings &set = current_settings();
+    made->trace_path = set.trace_path;
+    made->trace = !set.trace_path.empty();
+    made->profile = set.profile;
+    made_state = made;
     return made;
   }();
   return *s;
 }
 
-void finish();
+void read_devices_at_exit();
 
-/// The report at exit, registered when profiling first records something (after the devices
-/// exist, so it runs before anything they need is torn down).
+/// The devices' timers are read at exit, registered when profiling first records something
+/// (after the devices exist, so it runs before anything they need is torn down); the report
+/// and the trace are written later, by write_at_exit.
+bool finish_registered = false;
 void register_finish() {
   static const bool registered = [] {
-    std::atexit(finish);
-    return true;
+    std::atexit(read_devices_at_exit);
+    return finish_registered = true;
   }();
   (void)registered;
 }
@@ -228,19 +246,36 @@ void write_trace(const std::string &named) {
                path.c_str(), std::strerror(why));
 }
 
-void finish() {
+void read_devices_at_exit() {
   state &s = the_state();
+  std::lock_guard guard(s.lock);
+  s.collect_locked(/*wait=*/true);
+  s.devices_read = true;
+}
+
+/// The report and the trace, as the runtime's library is finalised: after every atexit handler
+/// and global destructor of the program (their launches on the CPU device are in them; a GPU
+/// refuses launches by then). Reads only kept state, no global that exit destroyed.
+__attribute__((destructor)) void write_at_exit() {
+  if (!made_state || !finish_registered)
+    return;
+  state &s = *made_state;
+  std::string report;
   {
     std::lock_guard guard(s.lock);
     if (s.finished)
       return;
     s.finished = true;
+    s.collect_locked(/*wait=*/true);
+    if (s.profile)
+      report = s.rows.render();
   }
-  const settings &set = current_settings();
-  if (set.profile)
-    offload::profile_report(stderr);
-  if (!set.trace_path.empty())
-    write_trace(set.trace_path);
+  if (!report.empty()) {
+    std::fwrite(report.data(), 1, report.size(), stderr);
+    std::fflush(stderr);
+  }
+  if (!s.trace_path.empty())
+    write_trace(s.trace_path);
 }
 
 } // namespace
