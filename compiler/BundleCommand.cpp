@@ -120,6 +120,38 @@ Error setRPath(const std::string &Patchelf, const std::string &File, StringRef R
                            Text ? (*Text)->getBuffer().trim().str().c_str() : "");
 }
 
+/// File's own search path (DT_RPATH or DT_RUNPATH, as patchelf prints it); empty if none.
+std::string readRPath(const std::string &Patchelf, const std::string &File, StringRef TempDir) {
+  std::string Out = (TempDir + "/patchelf-rpath.txt").str();
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef("")};
+  StringRef Args[] = {Patchelf, "--print-rpath", File};
+  if (sys::ExecuteAndWait(Patchelf, Args, std::nullopt, Redirects) != 0)
+    return "";
+  auto Text = MemoryBuffer::getFile(Out);
+  return Text ? (*Text)->getBuffer().trim().str() : "";
+}
+
+/// A bundled program's search path: the bundle's libraries first, then the program's own
+/// entries (a plugin it dlopens through them still loads: adversarial pass). An entry relative to
+/// the program ($ORIGIN) is kept as written (files the user puts in the bundle) and also as the
+/// folder it named where the program was built.
+std::string bundledRPath(StringRef Own, StringRef ProgramDir) {
+  std::string Path = "$ORIGIN/../lib";
+  SmallVector<StringRef> Entries;
+  Own.split(Entries, ':', -1, /*KeepEmpty=*/false);
+  for (StringRef E : Entries) {
+    Path += ":" + E.str();
+    for (StringRef Origin : {"${ORIGIN}", "$ORIGIN"})
+      if (E.contains(Origin)) {
+        std::string Resolved = E.str();
+        Resolved.replace(Resolved.find(Origin), Origin.size(), ProgramDir.str());
+        Path += ":" + Resolved;
+        break;
+      }
+  }
+  return Path;
+}
+
 const char *const Launcher = R"SH(#!/bin/sh
 # A bundle made by offload-cxx: runs one of its programs with the libraries it ships.
 #   ./run PROGRAM [ARGS...]   (or ./PROGRAM [ARGS...])
@@ -300,7 +332,12 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
                                Name.c_str(), Name == "bin" || Name == "lib" ? "folder" : "file");
     if (Error E = copyFile(P, Dir + "/bin/" + Name, Executable))
       return E;
-    if (Error E = setRPath(*Patchelf, Dir + "/bin/" + Name, "$ORIGIN/../lib", Temp))
+    SmallString<256> ProgramDir;  // what $ORIGIN meant: the folder of the file, links followed
+    if (sys::fs::real_path(P, ProgramDir))
+      ProgramDir = P, sys::fs::make_absolute(ProgramDir);
+    sys::path::remove_filename(ProgramDir);
+    const std::string RPath = bundledRPath(readRPath(*Patchelf, P, Temp), ProgramDir);
+    if (Error E = setRPath(*Patchelf, Dir + "/bin/" + Name, RPath, Temp))
       return E;
     if (Error E = writeText(Dir + "/lib/offload-cxx/" + Name + ".archs", join(*Archs, ","), Readable))
       return E;
