@@ -829,6 +829,17 @@ int main(int argc, char **argv) {
   if (CpuImage != "auto" && CpuImage != "on" && CpuImage != "off")
     fail("--cpu-image takes auto, on or off, not '" + CpuImage + "'");
   S.CpuImage = CpuImage == "on" ? CpuImageMode::On : CpuImage == "off" ? CpuImageMode::Off : CpuImageMode::Auto;
+  // Coverage counts what g++'s instrumented code runs: the CPU image is clang's code, and its
+  // kernels would count as never executed (adversarial pass). Unless --cpu-image=on, kernels
+  // then run on the CPU device as g++ compiled them, work-item by work-item.
+  if (S.CpuImage == CpuImageMode::Auto &&
+      llvm::any_of(HostFlags, [](StringRef F) { return F == "--coverage" || F == "-fprofile-arcs"; })) {
+    S.CpuImage = CpuImageMode::Off;
+    if (Verbose)
+      errs() << "offload-cxx: " << (llvm::is_contained(HostFlags, "--coverage") ? "--coverage" : "-fprofile-arcs")
+             << ": no CPU image; kernels run on the CPU device as g++ compiled them (fibers), "
+                "so that coverage counts them (--cpu-image=on: the image, not counted)\n";
+  }
   // The CPU image: the user's -m, -f and -g flags (HostFlags.h); every device compile:
   // -Xoffload-device's.
   S.CpuArgs = User.Cpu;
