@@ -29,6 +29,9 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <csignal>
 #include <cstdlib>
 #include <iterator>
@@ -279,6 +282,44 @@ bool namesOffload(StringRef Code) {
   return false;
 }
 
+/// The language `-x` gives standard input ("-"): the last `-x` before it ("" if none).
+std::string stdinLanguage(ArrayRef<std::string> RawArgs) {
+  std::string Language;
+  for (size_t I = 0; I < RawArgs.size(); ++I) {
+    StringRef A = RawArgs[I];
+    if (A == "-")
+      return Language;
+    if (A == "-x" && I + 1 < RawArgs.size())
+      Language = RawArgs[++I];
+    else if (A.starts_with("-x") && A.size() > 2)
+      Language = A.drop_front(2).str();
+  }
+  return Language;
+}
+
+/// Standard input kept in a temporary file (removed at exit and on a signal): the passes read
+/// a file of C++ that uses offload; input without offload is given back to g++ as its standard
+/// input.
+struct StdinCopy {
+  std::string Path;
+  std::error_code make(StringRef Code, bool Plain = false) {
+    SmallString<128> P;
+    if (std::error_code EC = sys::fs::createTemporaryFile("offload-cxx-stdin", "cpp", P))
+      return EC;
+    Path = std::string(P);
+    sys::RemoveFileOnSignal(Path);
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    if (!EC)
+      OS << (Plain ? "" : "#line 1 \"<stdin>\"\n") << Code;
+    return EC;
+  }
+  ~StdinCopy() {
+    if (!Path.empty())
+      sys::fs::remove(Path);
+  }
+} StdinSource;
+
 /// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch): if
 /// not, it is first compiled as the user wrote it (compileAsWritten).
 bool mentionsOffload(const std::string &Source) {
@@ -459,6 +500,31 @@ int main(int argc, char **argv) {
     else
       continue;
     ExplicitLanguage = A != "none";
+  }
+  // C++ read from standard input (`-x c++ -`) that uses offload: kept in a file of its own,
+  // which every pass reads in its place; `#line` names it <stdin> in diagnostics, as g++ does,
+  // and a compile's object is `-.o`. Input without offload goes to g++ as written.
+  if (Pass == "all" && !DryRun && User.OtherOutput.empty() && llvm::is_contained(Inputs, "-") &&
+      stdinLanguage(RawArgs) == "c++") {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getSTDIN();
+    if (!Text)
+      fail("cannot read standard input: " + Text.getError().message());
+    const std::string Code = (*Text)->getBuffer().str();
+    if (namesOffload(stripCommentsAndLiterals(Code))) {
+      if (std::error_code EC = StdinSource.make(Code))
+        fail("cannot keep standard input in a temporary file: " + EC.message());
+      if (CompileOnly && Output.empty())
+        Output = "-.o";
+      for (auto &In : Inputs)
+        if (In == "-")
+          In = StdinSource.Path;
+    } else if (std::error_code EC = StdinSource.make(Code, /*Plain=*/true)) {
+      fail("cannot keep standard input in a temporary file: " + EC.message());
+    } else if (int Fd = ::open(StdinSource.Path.c_str(), O_RDONLY); Fd < 0 || ::dup2(Fd, 0) < 0) {
+      fail("cannot give standard input back to the host compiler: " + std::string(strerror(errno)));
+    } else {
+      ::close(Fd);  // g++ reads standard input as written, from the copy
+    }
   }
   auto hostInput = [&](StringRef In) {
     return In == "-" || ExplicitLanguage || isCxxSource(In) ||
