@@ -145,6 +145,11 @@ DevicePassOptions deviceOptions(const BuildSettings &S, const std::string &TempS
   O.Commands = S.Commands;
   O.CpuArgs = S.CpuArgs;
   O.DeviceArgs = S.DeviceArgs;
+  // -Ofast is g++'s -O3 -ffast-math; clang says so in a warning per device compile.
+  if (O.OptLevel == "-Ofast") {
+    O.OptLevel = "-O3";
+    O.DeviceArgs.insert(O.DeviceArgs.begin(), "-ffast-math");
+  }
   O.DepFlag = S.DepFlag;
   const bool AnyGpu = llvm::any_of(O.Archs, [](const OffloadArch &A) { return A.isGpu(); });
   O.CpuImage = S.CpuImage == CpuImageMode::On || (S.CpuImage == CpuImageMode::Auto && !AnyGpu);

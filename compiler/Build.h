@@ -49,6 +49,8 @@ struct BuildSettings {
   CpuImageMode CpuImage = CpuImageMode::Auto;  ///< the CPU device's image (CpuImage.h)
   std::string TempDir;                      ///< intermediate files go here
   std::string Stem;                         ///< ... under names that start with this
+  /// What g++ names a one-step build's side outputs after: `<-o>-`, or `a-` without -o.
+  std::string SideOutputPrefix;
   /// The host compiler is GCC's (not clang): kernels' symbols are then named as g++ names them
   /// (HostMetadataOptions::GccSymbols).
   bool GccHostCompiler = true;

@@ -71,7 +71,7 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
       return Command.takeError();
     // What g++ writes beside a program it compiles and links in one step (-gsplit-dwarf's
     // .dwo ...) is named `<program>-<source stem>.<ext>` beside the program (`a-` without -o).
-    nameSideOutputs(*Command, Host, Output.empty() ? "a-" : Output + "-", sys::path::filename(In),
+    nameSideOutputs(*Command, Host, S.SideOutputPrefix.empty() ? Output + "-" : S.SideOutputPrefix, sys::path::filename(In),
                     sys::path::extension(In));
     // The device code stays in memory: no object to put it into and read back.
     Expected<CompiledUnit> Unit = compileUnit(S, In, MetadataFlags, *Command, HostObject, UnitStem);

@@ -685,6 +685,7 @@ int main(int argc, char **argv) {
       fail("-o with -c names one object, but there are " + std::to_string(Inputs.size()) +
            " sources");
   }
+  const bool OutputNamed = !Output.empty();
   if (Output.empty() && !(CompileOnly && Inputs.size() > 1))
     Output = Pass == "host-metadata" ? "offload.manifest"
              : Pass == "device"      ? "device.bin"
@@ -915,6 +916,7 @@ int main(int argc, char **argv) {
     S.DepFlag = User.Deps.UserHeadersOnly ? "-MMD" : "-MD";
   S.TempDir = std::string(TempDir);
   S.Stem = Stem;
+  S.SideOutputPrefix = OutputNamed ? Output + "-" : "a-";
   S.GccHostCompiler = sys::path::filename(HostCompiler).find("clang") == StringRef::npos;
   setGccHostCompiler(HostCompiler);
   S.AsWritten = AsWritten;
