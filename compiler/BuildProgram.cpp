@@ -2,9 +2,12 @@
 // libraries into one program, through the same steps as `-c` and a link of objects (Build.h).
 #include "Build.h"
 #include "ObjectFiles.h"
+#include "OffloadMentions.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 
 #include <iterator>
@@ -13,6 +16,50 @@
 using namespace llvm;
 
 namespace offload::compiler {
+
+/// The command that compiles Source, which never mentions offload, as the user wrote it: the
+/// user's flags alone (no -std of ours), offload's include folder last, its dependencies in the
+/// host dependency file (compileAsWrittenReachesOffload reads them).
+static Expected<std::vector<std::string>> hostCompileCommandAsWritten(const std::string &Source,
+                                                               const HostPassOptions &O,
+                                                               const std::string &Object) {
+  Expected<std::string> Compiler = findTool(O.HostCompiler, {});
+  if (!Compiler)
+    return createStringError(inconvertibleErrorCode(), "host compiler: %s",
+                             toString(Compiler.takeError()).c_str());
+  std::vector<std::string> Compile = {*Compiler};
+  Compile.insert(Compile.end(), O.CompileArgs.begin(), O.CompileArgs.end());
+  // Its dependencies, always: they say whether a header of the project reached offload's.
+  Compile.insert(Compile.end(), {O.DepFlag.empty() ? "-MD" : O.DepFlag, "-MF",
+                                 hostDepFile(O.TempDir, Object), "-c", Source, "-o", Object,
+                                 "-I" + O.OffloadIncludeDir});
+  return Compile;
+}
+
+/// Runs Command (hostCompileCommandAsWritten's): true if the compile reached offload's headers
+/// through a header of the project (then it is compiled as a file with kernels: nothing was
+/// printed), false if its object is the object; g++'s errors printed and ReportedError if it
+/// failed otherwise.
+static Expected<bool> compileAsWrittenReachesOffload(ArrayRef<std::string> Command,
+                                              const HostPassOptions &O, const std::string &Object,
+                                              const CommandOptions &Options) {
+  const std::string Deps = hostDepFile(O.TempDir, Object);
+  std::string Errors;
+  Error Failed = runCommandCapturingErrors(Command, Options, Deps + ".stderr", Errors);
+  const std::string Headers = O.OffloadIncludeDir + "/offload/";
+  if (Failed) {
+    if (StringRef(Errors).contains(Headers)) {
+      consumeError(std::move(Failed));
+      return true;
+    }
+    errs() << Errors;  // g++'s own words say what failed
+    consumeError(std::move(Failed));
+    return make_error<ReportedError>();
+  }
+  errs() << Errors;  // its warnings
+  ErrorOr<std::unique_ptr<MemoryBuffer>> DepText = MemoryBuffer::getFile(Deps);
+  return DepText && StringRef((*DepText)->getBuffer()).contains(Headers);
+}
 
 Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
                    ArrayRef<std::string> Archives, ArrayRef<std::string> MetadataFlags,
@@ -66,17 +113,49 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
         OneSource ? S.Stem : S.Stem + "." + std::to_string(HostObjects.size()) + "." + tempStem(In);
     const std::string HostObject =
         S.TempDir + "/" + UnitStem + "." + (OneSource ? tempStem(In) + "." : "") + "host.o";
+    const std::string SidePrefix = S.SideOutputPrefix.empty() ? Output + "-" : S.SideOutputPrefix;
+    // A source that never mentions offload, beside sources that do: compiled as written, as
+    // g++ would compile it (its -std or g++'s default; adversarial pass: it was C++20 with our
+    // flags), unless that compile reaches offload's headers through a header of the project.
+    std::optional<BuildSettings> AsWritten;
+    std::vector<std::string> PlainFlags;
+    if (!mentionsOffload(In)) {
+      Expected<std::vector<std::string>> Plain = hostCompileCommandAsWritten(In, Host, HostObject);
+      if (!Plain)
+        return Fail(Plain.takeError());
+      nameSideOutputs(*Plain, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In));
+      Expected<bool> Reached = compileAsWrittenReachesOffload(*Plain, Host, HostObject, S.Commands);
+      if (!Reached)
+        return Fail(Reached.takeError());
+      if (!*Reached) {
+        AsWritten = S;
+        AsWritten->AsWritten = true;
+        PlainFlags.assign(MetadataFlags.begin(), MetadataFlags.end());
+        if (llvm::none_of(Host.CompileArgs, [](StringRef F) { return F.starts_with("-std=") || F == "-ansi"; }))
+          llvm::erase_if(PlainFlags, [](StringRef F) { return F.starts_with("-std="); }),
+              PlainFlags.push_back("-std=gnu++17");
+      }
+    }
     Expected<std::vector<std::string>> Command = hostCompileCommand(In, Host, HostObject);
     if (!Command)
       return Command.takeError();
     // What g++ writes beside a program it compiles and links in one step (-gsplit-dwarf's
     // .dwo ...) is named `<program>-<source stem>.<ext>` beside the program (`a-` without -o).
-    nameSideOutputs(*Command, Host, S.SideOutputPrefix.empty() ? Output + "-" : S.SideOutputPrefix, sys::path::filename(In),
-                    sys::path::extension(In));
+    nameSideOutputs(*Command, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In));
     // The device code stays in memory: no object to put it into and read back.
-    Expected<CompiledUnit> Unit = compileUnit(S, In, MetadataFlags, *Command, HostObject, UnitStem);
+    Expected<CompiledUnit> Unit =
+        AsWritten ? compileUnit(*AsWritten, In, PlainFlags, *Command, HostObject, UnitStem)
+                  : compileUnit(S, In, MetadataFlags, *Command, HostObject, UnitStem);
     if (!Unit)
       return Unit.takeError();
+    // Compiled as written: its exports are what its object defines (as the link reads them
+    // from an object compiled with -c).
+    if (Unit->DeviceCode.Kernels.ExportsDeferred) {
+      Expected<std::vector<ManifestExport>> Defined = functionsDefinedBy(HostObject);
+      if (!Defined)
+        return Fail(Defined.takeError());
+      Unit->DeviceCode.Kernels.Exports = std::move(*Defined);
+    }
     HostCompile = std::move(Unit->HostCompile);
     if (DepFiles)
       DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());

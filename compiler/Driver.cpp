@@ -14,6 +14,7 @@
 #include "Launcher.h"
 #include "Manifest.h"
 #include "ObjectFiles.h"
+#include "OffloadMentions.h"
 #include "Subprocess.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -216,70 +217,16 @@ std::vector<std::string> compileArgs() {
 
 } // namespace
 
-/// Text with its comments and the contents of its string and character literals blanked (line
-/// breaks kept, so that `#include` lines stay lines). Raw strings are treated as plain ones.
-std::string stripCommentsAndLiterals(StringRef T) {
-  std::string Out;
-  Out.reserve(T.size());
-  for (size_t I = 0; I < T.size();) {
-    const char C = T[I];
-    if (C == '/' && I + 1 < T.size() && T[I + 1] == '/') {
-      while (I < T.size() && T[I] != '\n')
-        ++I;
-    } else if (C == '/' && I + 1 < T.size() && T[I + 1] == '*') {
-      const size_t End = T.find("*/", I + 2);
-      for (size_t J = I; J < (End == StringRef::npos ? T.size() : End + 2); ++J)
-        if (T[J] == '\n')
-          Out += '\n';
-      I = End == StringRef::npos ? T.size() : End + 2;
-      Out += ' ';
-    } else if (C == '"' || C == '\'') {
-      // <offload/x.hpp> is not a literal; "offload/x.hpp" in an #include is kept as written
-      const size_t LineStart = T.rfind('\n', I) == StringRef::npos ? 0 : T.rfind('\n', I) + 1;
-      const bool Include = C == '"' && T.slice(LineStart, I).ltrim().starts_with("#") &&
-                           T.slice(LineStart, I).contains("include");
-      size_t J = I + 1;
-      while (J < T.size() && T[J] != C && T[J] != '\n')
-        J += T[J] == '\\' ? 2 : 1;
-      if (Include)
-        Out += T.slice(I, std::min(J + 1, T.size())).str();
-      else
-        Out += "\"\"";
-      I = std::min(J + 1, T.size());
-    } else {
-      Out += C;
-      ++I;
-    }
-  }
-  return Out;
-}
 
-/// Whether code (comments and literals stripped) uses offload: an #include naming offload/, the
-/// name offload:: (not the tail of another name), or OFFLOAD_KERNEL.
-bool namesOffload(StringRef Code) {
-  auto identifierChar = [](char C) { return isAlnum(C) || C == '_'; };
-  for (size_t At = Code.find("offload::"); At != StringRef::npos; At = Code.find("offload::", At + 1)) {
-    if (At > 0 && identifierChar(Code[At - 1]))
-      continue;  // myoffload::
-    // `a::offload::` (a namespace of the user's own) is not ours; `::offload::` is.
-    StringRef Before = Code.take_front(At).rtrim();
-    if (Before.consume_back("::") && !Before.rtrim().empty() && identifierChar(Before.rtrim().back()))
-      continue;
-    return true;
-  }
-  for (size_t At = Code.find("OFFLOAD_KERNEL"); At != StringRef::npos;
-       At = Code.find("OFFLOAD_KERNEL", At + 1))
-    if ((At == 0 || !identifierChar(Code[At - 1])) &&
-        (At + 14 == Code.size() || !identifierChar(Code[At + 14])))
-      return true;
-  SmallVector<StringRef> Lines;
-  Code.split(Lines, '\n');
-  for (StringRef L : Lines) {
-    L = L.ltrim();
-    if (L.consume_front("#") && L.ltrim().starts_with("include") && L.contains("offload/"))
-      return true;
-  }
-  return false;
+/// Whether g++ reads the next word as Option's value (`-I dir`, `-o out`): that word is no input.
+bool takesSeparateValue(StringRef Option) {
+  static const char *const Options[] = {
+      "-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-imacros", "-isystem", "-iquote",
+      "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-MF", "-MT",
+      "-MQ", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xcompiler", "-Xhost", "-Xoffload-device",
+      "-T", "-u", "-z", "-e", "-aux-info", "-dumpbase", "-dumpbase-ext", "-dumpdir", "-wrapper",
+      "--param", "-B", "-specs"};
+  return llvm::is_contained(Options, Option);
 }
 
 /// The language `-x` gives standard input ("-"): the last `-x` before it ("" if none).
@@ -319,20 +266,6 @@ struct StdinCopy {
       sys::fs::remove(Path);
   }
 } StdinSource;
-
-/// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch): if
-/// not, it is first compiled as the user wrote it (compileAsWritten).
-bool mentionsOffload(const std::string &Source) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Source);
-  if (!Text)
-    return true;
-  // Its headers (an #include naming offload/), its names (offload::) or its macro
-  // (OFFLOAD_KERNEL), outside comments and string literals: "offload" in a comment, a string
-  // (getenv("OFFLOAD_INFO")) or another identifier (USE_OFFLOAD_X) is not a use (adversarial
-  // pass: such files were compiled as C++20). Offload's headers reached through a project header
-  // are found by the compile as written (its dependencies).
-  return namesOffload(stripCommentsAndLiterals((*Text)->getBuffer()));
-}
 
 /// The user's command line for the host compiler, as written: offload-cxx's own options out
 /// (--offload-arch=, --cpu-image=, -Xoffload-device <arg>, ...), -Xcompiler/-Xhost unwrapped,
@@ -541,6 +474,33 @@ int main(int argc, char **argv) {
       It->second = mentionsOffload(In);
     return It->second;
   };
+  // `-c a.cpp b.cpp`: each source compiled by a command of its own, as if given alone — a file
+  // without offload exactly as written, as g++ compiles it (adversarial pass: they were all
+  // compiled as C++20 with offload's flags). g++ goes on after a failed file; so does this.
+  if (CompileOnly && Pass == "all" && Inputs.size() > 1 && !DryRun && User.OtherOutput.empty() &&
+      Output.empty() && StdinSource.Path.empty() && llvm::count(Inputs, "-") == 0) {
+    const std::string Self = sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
+    int Status = 0;
+    for (size_t Keep = 0; Keep < Inputs.size(); ++Keep) {
+      std::vector<std::string> Args = {Self};
+      std::vector<std::string> Others(Inputs.begin(), Inputs.end());
+      Others.erase(Others.begin() + Keep);
+      for (size_t I = 0; I < RawArgs.size(); ++I) {
+        auto Other = llvm::find(Others, RawArgs[I]);
+        if (Other != Others.end() && !(I > 0 && takesSeparateValue(RawArgs[I - 1]))) {
+          Others.erase(Other);  // another input (each once: `-c a.cpp a.cpp` compiles it twice)
+          continue;
+        }
+        Args.push_back(RawArgs[I]);
+      }
+      std::vector<StringRef> Refs(Args.begin(), Args.end());
+      if (Verbose)
+        errs() << "offload-cxx: " << Inputs[Keep] << ": " << join(Refs, " ") << "\n";
+      if (sys::ExecuteAndWait(Self, Refs) != 0)
+        Status = 1;
+    }
+    return Status;
+  }
   // (-save-temps too: g++'s own temporaries, as g++ writes them.)
   const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
                               hostInput(Inputs[0]) && User.OtherOutput.empty() &&

@@ -340,12 +340,19 @@ bool objectNeedsRuntime(const object::ObjectFile &Obj) {
 }
 } // namespace
 
-Expected<bool> definesFunctions(const std::string &Object) {
+Expected<std::vector<ManifestExport>> functionsDefinedBy(const std::string &Object) {
   Expected<object::OwningBinary<object::ObjectFile>> File =
       object::ObjectFile::createObjectFile(Object);
   if (!File)
     return createFileError(Object, File.takeError());
-  return !definedFunctions(*File->getBinary()).empty();
+  return definedFunctions(*File->getBinary());
+}
+
+Expected<bool> definesFunctions(const std::string &Object) {
+  Expected<std::vector<ManifestExport>> Functions = functionsDefinedBy(Object);
+  if (!Functions)
+    return Functions.takeError();
+  return !Functions->empty();
 }
 
 bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {

@@ -38,6 +38,8 @@ bool needsOffloadRuntime(llvm::ArrayRef<std::string> Inputs);
 /// Whether a host object defines any function with external linkage (a kernel of another file
 /// may call it: Manifest::ExportsDeferred).
 llvm::Expected<bool> definesFunctions(const std::string &Object);
+/// The functions with external linkage a host object defines, as a deferred manifest's exports.
+llvm::Expected<std::vector<ManifestExport>> functionsDefinedBy(const std::string &Object);
 
 /// The global symbols a link's objects define and leave undefined, so far: a static archive's
 /// member is part of the program only if it defines one still undefined when the archive is

@@ -1,0 +1,93 @@
+// compiler/OffloadMentions.cpp — see OffloadMentions.h.
+#include "OffloadMentions.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace offload::compiler {
+
+/// Text with its comments and the contents of its string and character literals blanked (line
+/// breaks kept, so that `#include` lines stay lines). Raw strings are treated as plain ones.
+std::string stripCommentsAndLiterals(StringRef T) {
+  std::string Out;
+  Out.reserve(T.size());
+  for (size_t I = 0; I < T.size();) {
+    const char C = T[I];
+    if (C == '/' && I + 1 < T.size() && T[I + 1] == '/') {
+      while (I < T.size() && T[I] != '\n')
+        ++I;
+    } else if (C == '/' && I + 1 < T.size() && T[I + 1] == '*') {
+      const size_t End = T.find("*/", I + 2);
+      for (size_t J = I; J < (End == StringRef::npos ? T.size() : End + 2); ++J)
+        if (T[J] == '\n')
+          Out += '\n';
+      I = End == StringRef::npos ? T.size() : End + 2;
+      Out += ' ';
+    } else if (C == '"' || C == '\'') {
+      // <offload/x.hpp> is not a literal; "offload/x.hpp" in an #include is kept as written
+      const size_t LineStart = T.rfind('\n', I) == StringRef::npos ? 0 : T.rfind('\n', I) + 1;
+      const bool Include = C == '"' && T.slice(LineStart, I).ltrim().starts_with("#") &&
+                           T.slice(LineStart, I).contains("include");
+      size_t J = I + 1;
+      while (J < T.size() && T[J] != C && T[J] != '\n')
+        J += T[J] == '\\' ? 2 : 1;
+      if (Include)
+        Out += T.slice(I, std::min(J + 1, T.size())).str();
+      else
+        Out += "\"\"";
+      I = std::min(J + 1, T.size());
+    } else {
+      Out += C;
+      ++I;
+    }
+  }
+  return Out;
+}
+
+/// Whether code (comments and literals stripped) uses offload: an #include naming offload/, the
+/// name offload:: (not the tail of another name), or OFFLOAD_KERNEL.
+bool namesOffload(StringRef Code) {
+  auto identifierChar = [](char C) { return isAlnum(C) || C == '_'; };
+  for (size_t At = Code.find("offload::"); At != StringRef::npos; At = Code.find("offload::", At + 1)) {
+    if (At > 0 && identifierChar(Code[At - 1]))
+      continue;  // myoffload::
+    // `a::offload::` (a namespace of the user's own) is not ours; `::offload::` is.
+    StringRef Before = Code.take_front(At).rtrim();
+    if (Before.consume_back("::") && !Before.rtrim().empty() && identifierChar(Before.rtrim().back()))
+      continue;
+    return true;
+  }
+  for (size_t At = Code.find("OFFLOAD_KERNEL"); At != StringRef::npos;
+       At = Code.find("OFFLOAD_KERNEL", At + 1))
+    if ((At == 0 || !identifierChar(Code[At - 1])) &&
+        (At + 14 == Code.size() || !identifierChar(Code[At + 14])))
+      return true;
+  SmallVector<StringRef> Lines;
+  Code.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    L = L.ltrim();
+    if (L.consume_front("#") && L.ltrim().starts_with("include") && L.contains("offload/"))
+      return true;
+  }
+  return false;
+}
+
+
+/// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch): if
+/// not, it is first compiled as the user wrote it (compileAsWritten).
+bool mentionsOffload(const std::string &Source) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Source);
+  if (!Text)
+    return true;
+  // Its headers (an #include naming offload/), its names (offload::) or its macro
+  // (OFFLOAD_KERNEL), outside comments and string literals: "offload" in a comment, a string
+  // (getenv("OFFLOAD_INFO")) or another identifier (USE_OFFLOAD_X) is not a use (adversarial
+  // pass: such files were compiled as C++20). Offload's headers reached through a project header
+  // are found by the compile as written (its dependencies).
+  return namesOffload(stripCommentsAndLiterals((*Text)->getBuffer()));
+}
+
+} // namespace offload::compiler

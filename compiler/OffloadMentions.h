@@ -1,0 +1,23 @@
+// compiler/OffloadMentions.h — whether a source uses offload at all, read from its text: a file
+// that does not is compiled by the host compiler exactly as written (issue 32).
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace offload::compiler {
+
+/// Text with its comments and the contents of its string and character literals blanked (line
+/// breaks kept, so that `#include` lines stay lines). Raw strings are treated as plain ones.
+std::string stripCommentsAndLiterals(llvm::StringRef T);
+
+/// Whether code (comments and literals stripped) uses offload: an #include naming offload/, the
+/// name offload:: (not the tail of another name), or OFFLOAD_KERNEL.
+bool namesOffload(llvm::StringRef Code);
+
+/// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch); true
+/// if it cannot be read (the full build then says why).
+bool mentionsOffload(const std::string &Source);
+
+} // namespace offload::compiler
