@@ -28,6 +28,10 @@
 #include <variant>
 #include <vector>
 
+namespace offload::rt {
+thread_local stream *queue_step_stream = nullptr;
+} // namespace offload::rt
+
 namespace offload::detail {
 
 struct event_state;
@@ -254,11 +258,13 @@ struct queue_state {
       }
     if (!sync_stream() || failed())
       return;
+    rt::queue_step_stream = stream.get();
     try {
       step->run();
     } catch (...) {
       record_error();
     }
+    rt::queue_step_stream = nullptr;
   }
 
   void run(std::shared_ptr<event_state> &event) {
@@ -307,7 +313,8 @@ struct queue_state {
       }
     }
     mapped.clear();
-    marker.event->complete();
+    if (marker.event)  // (run on the caller's thread, it has none: nobody waits for it)
+      marker.event->complete();
   }
 
   struct launched {  // made into text only when the stream fails
@@ -424,9 +431,9 @@ void queue_wait(queue_state &queue) {
     rt::fail("a queue on " + queue.device.name(),
              "waited for in a child process after fork(): its worker thread and its launches "
              "stayed in the parent; make a new queue in the child");
-  auto event = std::make_shared<event_state>();
-  if (sync_marker marker{event}; !queue.run_inline(marker)) {
-    queue.push(std::move(marker));
+  if (sync_marker inline_marker{}; !queue.run_inline(inline_marker)) {
+    auto event = std::make_shared<event_state>();
+    queue.push(sync_marker{event});
     event_wait(*event);
   }
   std::exception_ptr error;
