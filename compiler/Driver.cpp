@@ -37,6 +37,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -267,6 +268,26 @@ struct StdinCopy {
   }
 } StdinSource;
 
+/// The user's TMPDIR (null: unset), replaced by the build's temporary folder for the commands.
+std::optional<std::string> UserTmpDir;
+/// While alive, TMPDIR is the user's again: a command run as the user wrote it names g++'s own
+/// temporaries (/tmp/ccXXXXXX.o in a link's errors) as g++ alone would.
+struct UsersTmpDir {
+  std::string Ours;
+  UsersTmpDir() {
+    if (const char *Now = std::getenv("TMPDIR"))
+      Ours = Now;
+    if (UserTmpDir)
+      ::setenv("TMPDIR", UserTmpDir->c_str(), 1);
+    else
+      ::unsetenv("TMPDIR");
+  }
+  ~UsersTmpDir() {
+    if (!Ours.empty())
+      ::setenv("TMPDIR", Ours.c_str(), 1);
+  }
+};
+
 /// The user's command line for the host compiler, as written: offload-cxx's own options out
 /// (--offload-arch=, --cpu-image=, -Xoffload-device <arg>, ...), -Xcompiler/-Xhost unwrapped,
 /// dependency options out (DepFile.h writes the user's file from the compile's own).
@@ -327,6 +348,9 @@ int main(int argc, char **argv) {
   const std::vector<std::string> RawArgs(argv + 1, argv + argc);
   if (!RawArgs.empty() && RawArgs.back() == "-o")  // as g++ says it (it was a link of nothing)
     fail("missing filename after '-o'");
+  // `-c k.cpp -I` (the flags were sorted before -c, which became -I's folder: adversarial pass).
+  if (!RawArgs.empty() && takesSeparateValue(RawArgs.back()))
+    fail("missing argument after '" + RawArgs.back() + "'");
   // g++'s --help=CLASS (with -Q: which warnings are on): g++'s question, not ours.
   if (llvm::any_of(RawArgs, [](StringRef A) { return A.starts_with("--help="); })) {
     std::vector<std::string> Command = hostCommandAsWritten("g++", RawArgs);
@@ -412,10 +436,14 @@ int main(int argc, char **argv) {
   // (a file without it is compiled as written, in any standard: compileAsWritten below).
   static const char *const Cxx20[] = {"c++20", "gnu++20", "c++2a", "gnu++2a", "c++23", "gnu++23",
                                       "c++2b", "gnu++2b", "c++26", "gnu++26", "c++2c", "gnu++2c"};
-  const bool StdTooOld = !Standard.empty() && llvm::find(Cxx20, StringRef(Standard)) == std::end(Cxx20);
+  // -ansi is -std=c++98 (for C++) unless a -std says otherwise.
+  const bool Ansi = Standard.empty() && llvm::is_contained(HostFlags, "-ansi");
+  const bool StdTooOld =
+      Ansi || (!Standard.empty() && llvm::find(Cxx20, StringRef(Standard)) == std::end(Cxx20));
   auto requireCxx20 = [&](StringRef What) {
     if (StdTooOld)
-      fail((What == "this build" ? std::string("") : What.str() + ": ") + "-std=" + Standard +
+      fail((What == "this build" ? std::string("") : What.str() + ": ") +
+           (Ansi ? std::string("-ansi (C++98)") : "-std=" + Standard) +
            ", but offload-cxx's headers and kernels need C++20 "
            "or later (-std=c++20, or leave -std out)");
   };
@@ -469,6 +497,10 @@ int main(int argc, char **argv) {
   auto mentions = [&](const std::string &In) {
     if (In == "-")  // never read here: standard input is the host compiler's to read
       return false;
+    // Nor a device or a pipe (`-x c++ -c /dev/null`, `<(...)`: configure's probes): reading it
+    // here would leave g++ nothing to read.
+    if (sys::fs::exists(In) && !sys::fs::is_regular_file(In) && !sys::fs::is_directory(In))
+      return false;
     auto [It, New] = Mentions.try_emplace(In, false);
     if (New)
       It->second = mentionsOffload(In);
@@ -514,8 +546,8 @@ int main(int argc, char **argv) {
       llvm::all_of(Inputs, [&](const std::string &In) {
         if (In == "-")  // standard input: g++ reads it (offload-cxx reads no kernel from it)
           return true;
-        if (!sys::fs::is_regular_file(In))
-          return false;
+        if (!sys::fs::is_regular_file(In))  // a source in a device or a pipe: g++'s to read
+          return hostInput(In) && sys::fs::exists(In) && !sys::fs::is_directory(In);
         if (hostInput(In))
           return true;
         file_magic Magic;
@@ -540,9 +572,19 @@ int main(int argc, char **argv) {
   // C++20 is required of what uses offload: a source that mentions it, or a pass of ours.
   // -E, -S, -M, -MM, -fsyntax-only of sources that never mention offload: g++'s command as
   // written (any -std, g++'s default standard).
+  // Headers given as inputs (`-c pch.h`, `x.hpp`): g++ precompiles them (x.hpp.gch) — a job of
+  // its own, as -x c++-header (adversarial pass: they were refused).
+  const bool HeaderInputs =
+      !ExplicitLanguage && !Inputs.empty() && llvm::all_of(Inputs, [](StringRef In) {
+        return llvm::is_contained({".h", ".hh", ".H", ".hp", ".hxx", ".hpp", ".HPP", ".h++", ".tcc"},
+                                  sys::path::extension(In));
+      });
+  const bool OtherJob = !User.OtherOutput.empty() || HeaderInputs;
   const bool HostJobAsWritten =
-      !User.OtherOutput.empty() && Pass == "all" && !Inputs.empty() &&
-      llvm::all_of(Inputs, [&](const std::string &In) { return In == "-" || (hostInput(In) && !mentions(In)); });
+      OtherJob && Pass == "all" && !Inputs.empty() &&
+      llvm::all_of(Inputs, [&](const std::string &In) {
+        return In == "-" || ((hostInput(In) || HeaderInputs) && !mentions(In));
+      });
   if (!AsWrittenFirst && !ProgramAsWritten && !HostJobAsWritten &&
       (Pass != "all" || llvm::any_of(Inputs, hostInput))) {
     const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); });
@@ -571,8 +613,8 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  if (!User.OtherOutput.empty() && Pass == "all") {
-    // -E, -S, -M, -MM, -fsyntax-only: no object or program to build; g++'s job alone, with
+  if (OtherJob && Pass == "all") {
+    // -E, -S, -M, -MM, -fsyntax-only, headers: no object or program to build; g++'s job alone, with
     // offload's headers on the include path.
     Expected<std::string> Compiler = findTool(HostCompiler, {});
     if (!Compiler)
@@ -621,8 +663,10 @@ int main(int argc, char **argv) {
     if (Inputs.empty())
       fail("no input file");
     for (const std::string &In : Inputs)
-      if (In == "-" && (AsWrittenFirst || ProgramAsWritten || HostJobAsWritten))
-        continue;  // standard input, for the host compiler as written
+      if ((In == "-" || (sys::fs::exists(In) && !sys::fs::is_regular_file(In) &&
+                         !sys::fs::is_directory(In) && hostInput(In))) &&
+          (AsWrittenFirst || ProgramAsWritten || HostJobAsWritten))
+        continue;  // standard input, a device or a pipe, for the host compiler as written
       else if (!sys::fs::exists(In))
         fail("no such file: '" + In + "'");
       else if (sys::fs::is_directory(In))
@@ -668,8 +712,8 @@ int main(int argc, char **argv) {
       for (const std::string &In : Inputs)
         Outputs.push_back(sys::path::stem(In).str() + ".o");
     for (const std::string &In : Inputs)
-      for (const std::string &Out : Outputs)
-        if (!Out.empty() && sys::fs::exists(Out) && Same(In, Out))
+      for (const std::string &Out : Outputs)  // (a device, /dev/null, may be both: as g++)
+        if (!Out.empty() && sys::fs::is_regular_file(Out) && Same(In, Out))
           fail("input file '" + In + "' is the same as output file");
     // Libraries named with -l, where the link will find them.
     for (const std::string &Lib : LinkLibs)
@@ -723,6 +767,8 @@ int main(int argc, char **argv) {
     check(errorCodeToError(Made));
     // The commands' own temporaries (g++'s ccXXXXXX.s, clang's) go in this folder as well: a
     // signal to the whole process group (Ctrl-\) ended them before they removed theirs.
+    if (const char *Was = std::getenv("TMPDIR"))
+      UserTmpDir = Was;
     ::setenv("TMPDIR", TempDir.c_str(), 1);
   }
   if (!KeepTemps) {
@@ -785,7 +831,10 @@ int main(int argc, char **argv) {
     Command.insert(Command.end(), {User.Deps.UserHeadersOnly ? "-MMD" : "-MD", "-MF", Deps,
                                    "-I" + L.IncludeDir});
     std::string Errors;
-    Error Failed = runCommandCapturingErrors(Command, Cmd, Deps + ".stderr", Errors);
+    Error Failed = [&] {
+      UsersTmpDir Restored;
+      return runCommandCapturingErrors(Command, Cmd, Deps + ".stderr", Errors);
+    }();
     ErrorOr<std::unique_ptr<MemoryBuffer>> DepText = MemoryBuffer::getFile(Deps);
     // Its dependencies (or, if it failed, its errors) name a header of offload's.
     const std::string Headers = L.IncludeDir + "/offload/";
@@ -833,10 +882,18 @@ int main(int argc, char **argv) {
         Command.push_back("-MP");
     }
     std::string Errors;
-    Error Failed = runCommandCapturingErrors(Command, Cmd, std::string(TempDir) + "/as-written.stderr", Errors);
+    Error Failed = [&] {
+      UsersTmpDir Restored;
+      return runCommandCapturingErrors(Command, Cmd, std::string(TempDir) + "/as-written.stderr", Errors);
+    }();
     // A source that reached offload's headers through another header (its errors name them), or
     // a launch that needs the runtime (the link names offload's symbols): the whole build below.
-    if (!Failed || !StringRef(Errors).contains_insensitive("offload")) {
+    // (Not any "offload" in the text: g++'s own temporary objects are in our temporary folder,
+    // and a failed plain link was built again, its errors naming them: adversarial pass.)
+    const StringRef Said(Errors);
+    const bool Ours = Said.contains(L.IncludeDir + "/offload/") || Said.contains("offload::") ||
+                      Said.contains("__offload") || Said.contains("_ZN7offload");
+    if (!Failed || !Ours) {
       errs() << Errors;
       if (Failed) {
         consumeError(std::move(Failed));

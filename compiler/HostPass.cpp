@@ -355,8 +355,11 @@ Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
   // -Wno-unknown-pragmas: kernels are read by both compilers, and pragmas meant for the device
   // compile (`#pragma unroll`, everywhere in CUDA code) are unknown to g++, which warns under
   // -Wall. Before the user's flags: an explicit -Wunknown-pragmas still turns it back on.
-  // Before the user's flags, which may turn them off.
-  std::vector<std::string> Compile = {*Compiler, "-I" + O.OffloadIncludeDir,
+  // Before the user's flags, which may turn them off. offload's headers are system headers to
+  // g++ (-isystem, as an installed library's): a project's own warnings (-Weffc++,
+  // -Wswitch-default, -Wpadded with -Werror) are about its code, not ours (adversarial pass);
+  // tests/lit/e2e/strict_headers.test keeps them clean under -I too.
+  std::vector<std::string> Compile = {*Compiler, "-isystem", O.OffloadIncludeDir,
                                       "-fstack-clash-protection", "-Wno-unknown-pragmas"};
   appendUserCompileFlags(Compile, O.CompileArgs);
   if (!O.DepFlag.empty())

@@ -153,6 +153,10 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
                                                       const std::string &Input,
                                                       LinkSymbols *Link) {
   std::vector<DeviceImageFile> Found;
+  // What is neither an object nor an archive GNU ld reads as a linker script (INPUT(...),
+  // libc.so): the link's, without device code (adversarial pass: it was refused).
+  if (identify_magic(Bytes.getBuffer()) == file_magic::unknown)
+    return Found;
   Expected<std::unique_ptr<object::Binary>> Bin = object::createBinary(Bytes);
   if (!Bin)
     return createStringError(inconvertibleErrorCode(),

@@ -210,20 +210,7 @@ std::string trace_text() {
 std::string trace_destination(std::string path) {
   for (std::size_t at; (at = path.find("%p")) != std::string::npos;)
     path.replace(at, 2, std::to_string(getpid()));
-  for (int hops = 0; hops < 16; ++hops) {
-    struct stat st;
-    if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
-      break;
-    char target[4096];
-    const ssize_t n = readlink(path.c_str(), target, sizeof target - 1);
-    if (n <= 0)
-      break;
-    target[n] = '\0';
-    const std::string t(target);
-    const std::size_t slash = path.rfind('/');
-    path = t.front() == '/' || slash == std::string::npos ? t : path.substr(0, slash + 1) + t;
-  }
-  return path;
+  return follow_links(path);
 }
 
 void write_trace(const std::string &named) {

@@ -142,9 +142,12 @@ settings read_settings() {
     if (!path.empty() && path[0] != '/')
       if (char cwd[4096]; getcwd(cwd, sizeof cwd))
         path = std::string(cwd) + "/" + path;
-    const std::string::size_type slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-    const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+    // The folder of the file a symbolic link names (adversarial pass: a link into a missing
+    // folder passed here, and the timeline was lost at exit).
+    const std::string target = follow_links(path);
+    const std::string::size_type slash = target.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
+    const std::string file = path.substr(path.rfind('/') + 1);  // (npos + 1: the whole path)
     if (file.size() <= 5 || file.compare(file.size() - 5, 5, ".json") != 0)
       problem("OFFLOAD_TRACE=" + path +
               " is not understood (the file to write the timeline to, ending in .json)");
@@ -162,6 +165,23 @@ settings read_settings() {
 }
 
 } // namespace
+
+std::string follow_links(std::string path) {
+  for (int hops = 0; hops < 16; ++hops) {
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
+      break;
+    char target[4096];
+    const ssize_t n = readlink(path.c_str(), target, sizeof target - 1);
+    if (n <= 0)
+      break;
+    target[n] = '\0';
+    const std::string t(target);
+    const std::size_t slash = path.rfind('/');
+    path = t.front() == '/' || slash == std::string::npos ? t : path.substr(0, slash + 1) + t;
+  }
+  return path;
+}
 
 const settings &current_settings() {
   static const settings s = read_settings();

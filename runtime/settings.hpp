@@ -40,6 +40,10 @@ struct settings {
   std::string problem;
 };
 
+/// The file a path names, its symbolic links followed (16 at most); the path itself if it is
+/// not a link.
+std::string follow_links(std::string path);
+
 /// The process's settings, read from the environment at the first call.
 const settings &current_settings();
 
