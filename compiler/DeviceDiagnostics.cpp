@@ -73,7 +73,8 @@ std::string ptxasErrorsAtSource(StringRef PtxasStderr, StringRef PtxText, String
     }
   }
   static const Regex Loc("^[[:space:]]*\\.loc[[:space:]]+([0-9]+)[[:space:]]+([0-9]+)[[:space:]]+([0-9]+)");
-  static const Regex PtxasError("^ptxas .*, line ([0-9]+); (error|warning)[[:space:]]*: (.*)$");
+  // (fatal: a syntax error, e.g. inline asm that is not PTX — said as an error at its line.)
+  static const Regex PtxasError("^ptxas .*, line ([0-9]+); (error|warning|fatal)[[:space:]]*: (.*)$");
   SmallVector<StringRef> Lines;
   PtxasStderr.split(Lines, '\n', -1, /*KeepEmpty=*/false);
   std::string Out;
@@ -87,7 +88,10 @@ std::string ptxasErrorsAtSource(StringRef PtxasStderr, StringRef PtxText, String
       continue;
     }
     std::string Place;
-    for (unsigned I = std::min<size_t>(At, Ptx.size()); I-- > 0;) {
+    // A syntax error is found at the token after the bad text ("near '.loc'"): the place is
+    // that of the line before.
+    const unsigned From = M[2] == "fatal" && At > 1 ? At - 1 : At;
+    for (unsigned I = std::min<size_t>(From, Ptx.size()); I-- > 0;) {
       SmallVector<StringRef, 4> L;
       if (!Loc.match(Ptx[I], &L))
         continue;
@@ -96,7 +100,8 @@ std::string ptxasErrorsAtSource(StringRef PtxasStderr, StringRef PtxText, String
         Place = Files[FileNo] + ":" + L[2].str() + (L[3] != "0" ? ":" + L[3].str() : "");
       break;
     }
-    std::string Said1 = (Place.empty() ? "the device code" : Place) + ": " + M[2].str() +
+    std::string Said1 = (Place.empty() ? "the device code" : Place) + ": " +
+                        (M[2] == "fatal" ? std::string("error") : M[2].str()) +
                         ": ptxas (" + Arch.str() + "): " + M[3].str();
     // A kernel's values by value travel in its parameters (offload/abi.hpp): too many of them
     // for the GPU's parameter space is said in the kernel's terms.
