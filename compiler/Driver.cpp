@@ -828,13 +828,23 @@ int main(int argc, char **argv) {
           Command[I] = "-o" + HostObject;
       }
     }
-    Command.insert(Command.end(), {User.Deps.UserHeadersOnly ? "-MMD" : "-MD", "-MF", Deps,
-                                   "-I" + L.IncludeDir});
+    // DEPENDENCIES_OUTPUT or SUNPRO_DEPENDENCIES (no -M option): g++ writes that file, as it
+    // would alone (our -MD -MF took its place: adversarial pass), and it is read here instead.
+    std::string EnvDeps;
+    if (!User.Deps.Enabled)
+      for (const char *Var : {"DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES"})
+        if (const char *V = std::getenv(Var); V && *V && EnvDeps.empty())
+          EnvDeps = StringRef(V).trim().split(' ').first.str();
+    if (EnvDeps.empty())
+      Command.insert(Command.end(), {User.Deps.UserHeadersOnly ? "-MMD" : "-MD", "-MF", Deps});
+    Command.push_back("-I" + L.IncludeDir);
     std::string Errors;
     Error Failed = [&] {
       UsersTmpDir Restored;
       return runCommandCapturingErrors(Command, Cmd, Deps + ".stderr", Errors);
     }();
+    if (!EnvDeps.empty() && sys::fs::exists(EnvDeps))
+      consumeError(errorCodeToError(sys::fs::copy_file(EnvDeps, Deps)));
     ErrorOr<std::unique_ptr<MemoryBuffer>> DepText = MemoryBuffer::getFile(Deps);
     // Its dependencies (or, if it failed, its errors) name a header of offload's.
     const std::string Headers = L.IncludeDir + "/offload/";
@@ -1014,8 +1024,11 @@ int main(int argc, char **argv) {
       std::vector<std::string> Command = check(hostCompileCommand(Source, HO, HostObject));
       if (!SpecialOutput && !AsWritten) {  // (compiled as written, g++ named them itself)
         const StringRef Dir = sys::path::parent_path(Object);
+        // As g++ names them: the object's stem with the source's extension (k.cpp.005t.original
+        // for -fdump-*, k.gcno, k.dwo; it was k.o.005t.original: adversarial pass).
         nameSideOutputs(Command, HO, Dir.empty() ? "" : (Dir + "/").str(),
-                        sys::path::filename(Object), sys::path::extension(Object));
+                        (sys::path::stem(Object) + sys::path::extension(Source)).str(),
+                        sys::path::extension(Source));
       }
       std::vector<std::string> DepFiles;
       // A source that defines and launches no kernel (and exports no device function) is left
