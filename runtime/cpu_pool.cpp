@@ -1,5 +1,6 @@
 // runtime/cpu_pool.cpp — see cpu_pool.hpp.
 #include "cpu_pool.hpp"
+#include "process_id.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -70,7 +71,7 @@ worker_pool::~worker_pool() {
 }
 
 void worker_pool::run(std::uint64_t count, body_fn fn, void *body) {
-  if (getpid() != owner_ || workers_.empty()) {
+  if (this_process() != owner_ || workers_.empty()) {
     // Alone (or a child after fork(), whose pool threads stayed in the parent and whose locks
     // may have been copied held): every workgroup on this thread, the first exception out.
     for (std::uint64_t i = 0; i < count; ++i)

@@ -3,6 +3,7 @@
 
 #include "cpu_backend.hpp"
 #include "registry.hpp"
+#include "process_id.hpp"
 #include "settings.hpp"
 #include "vendor/backends.hpp"
 #include "vendor/cuda_driver.hpp"
@@ -133,7 +134,7 @@ made_once<const std::vector<gpu_row>> found_gpus;
 const std::vector<gpu_row> &gpus() {
   // never destroyed: streams and memory are used until the process ends
   return found_gpus.get([](bool forked_while_made) {
-    gpus_found_by = getpid();
+    gpus_found_by = this_process();
     // A child of fork() whose parent was starting its GPUs: the child cannot use them (as any
     // child of a GPU user), and runs on the CPU device.
     return forked_while_made ? new std::vector<gpu_row>() : new std::vector<gpu_row>(find_gpus());
@@ -141,7 +142,7 @@ const std::vector<gpu_row> &gpus() {
 }
 
 /// Whether this is a child of fork() whose parent had started its GPUs.
-bool forked_from_gpu_user() { return !gpus().empty() && getpid() != gpus_found_by; }
+bool forked_from_gpu_user() { return !gpus().empty() && this_process() != gpus_found_by; }
 
 std::atomic<bool> exiting{false};
 

@@ -12,6 +12,7 @@
 #include "launch_sequence.hpp"
 #include "present_table.hpp"
 #include "profile.hpp"
+#include "process_id.hpp"
 #include "settings.hpp"
 
 #include <offload/detail/data_api.hpp>
@@ -49,7 +50,7 @@ struct event_state {
   std::shared_ptr<rt::launch_timer> mark;
   /// The process that recorded it: a child of fork() cannot wait for it (its queue's worker and
   /// stream stayed in the parent).
-  const pid_t owner = getpid();
+  const pid_t owner = rt::this_process();
   void complete(double at_us) {
     {
       std::lock_guard guard(lock);
@@ -169,7 +170,7 @@ struct queue_state {
 
   /// The worker waits for work, nothing is enqueued, no caller runs an operation (lock held).
   bool idle() const {
-    return ready && !running && !stopping && ops.empty() && getpid() == owner;
+    return ready && !running && !stopping && ops.empty() && rt::this_process() == owner;
   }
   /// Idle, and no launch on the stream since its last wait: everything enqueued has run. The
   /// worker's in_flight is read under the lock only while no one runs anything (idle()).
@@ -339,7 +340,7 @@ struct queue_state {
   std::vector<mapped_launch> mapped;    // worker thread only
   std::vector<launched> in_flight;      // worker thread only: launches since the last sync
   std::pair<const void *, const rt::kernel_info *> last_kernel{nullptr, nullptr};
-  const pid_t owner = getpid();  ///< the process whose thread the worker is
+  const pid_t owner = rt::this_process();  ///< the process whose thread the worker is
   std::thread worker;  // last: starts once everything above exists
 };
 
@@ -366,7 +367,7 @@ std::shared_ptr<queue_state> queue_create(device_handle device) {
   // condition variables may count the parent's waiters (destroying one waits for them: a child
   // hung at exit; found by the adversarial pass). The child leaks it.
   return std::shared_ptr<queue_state>(made, [](queue_state *q) {
-    if (getpid() != q->owner)
+    if (rt::this_process() != q->owner)
       return;
     {
       std::lock_guard guard(queues().lock);
@@ -377,7 +378,7 @@ std::shared_ptr<queue_state> queue_create(device_handle device) {
 }
 
 bool queue_inherited_by_fork(const queue_state &queue) noexcept {
-  return getpid() != queue.owner;
+  return rt::this_process() != queue.owner;
 }
 
 namespace {
@@ -424,10 +425,10 @@ void queue_host_step(queue_state &queue, std::unique_ptr<queue_step> step) {
 }
 
 void queue_wait(queue_state &queue) {
-  if (getpid() != queue.owner && queue.ops.empty() && !queue.running && queue.mapped.empty() &&
+  if (rt::this_process() != queue.owner && queue.ops.empty() && !queue.running && queue.mapped.empty() &&
       !queue.error)
     return;  // a child after fork() with an idle queue: nothing to wait for
-  if (getpid() != queue.owner)
+  if (rt::this_process() != queue.owner)
     rt::fail("a queue on " + queue.device.name(),
              "waited for in a child process after fork(): its worker thread and its launches "
              "stayed in the parent; make a new queue in the child");
@@ -467,7 +468,7 @@ bool event_done_now(const event_state &event) {
 namespace {
 /// An event not reached yet, asked about in a child of fork(): an error, not a wait for ever.
 void refuse_in_child(const event_state &event) {
-  if (getpid() != event.owner && !event_done_now(event))
+  if (rt::this_process() != event.owner && !event_done_now(event))
     rt::fail("an event of a queue", "waited for in a child process after fork(): its queue's "
                                     "worker thread and launches stayed in the parent; wait for "
                                     "it before fork(), or make a new queue in the child");
@@ -522,7 +523,7 @@ void wait_for_queues(device &on) noexcept {
     detail::live_queues &q = detail::queues();
     std::lock_guard guard(q.lock);
     for (detail::queue_state *s : q.all)
-      if (&s->device == &on && s->owner == getpid() &&
+      if (&s->device == &on && s->owner == rt::this_process() &&
           s->worker.get_id() != std::this_thread::get_id() && !s->drained())
         try {
           events.push_back(std::make_shared<detail::event_state>());
