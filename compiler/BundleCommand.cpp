@@ -68,6 +68,8 @@ Expected<std::vector<std::pair<std::string, std::string>>> neededLibraries(const
   if (!Ldd)
     return createStringError(inconvertibleErrorCode(), "ldd not found (package libc-bin)");
   std::string Out = (TempDir + "/ldd.txt").str();
+  sys::fs::remove(Out);  // (a redirect writes over the file without truncating it: a longer
+                         // earlier program's list would leave its tail here)
   std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef(Out)};
   StringRef Args[] = {*Ldd, Binary};
   if (sys::ExecuteAndWait(*Ldd, Args, std::nullopt, Redirects) != 0)
@@ -110,6 +112,7 @@ constexpr unsigned Executable = 0755, Readable = 0644;
 Error setRPath(const std::string &Patchelf, const std::string &File, StringRef RPath,
                StringRef TempDir) {
   std::string Out = (TempDir + "/patchelf.txt").str();
+  sys::fs::remove(Out);
   std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef(Out)};
   StringRef Args[] = {Patchelf, "--force-rpath", "--set-rpath", RPath, File};
   if (sys::ExecuteAndWait(Patchelf, Args, std::nullopt, Redirects) == 0)
@@ -123,20 +126,21 @@ Error setRPath(const std::string &Patchelf, const std::string &File, StringRef R
 /// File's own search path (DT_RPATH or DT_RUNPATH, as patchelf prints it); empty if none.
 std::string readRPath(const std::string &Patchelf, const std::string &File, StringRef TempDir) {
   std::string Out = (TempDir + "/patchelf-rpath.txt").str();
+  sys::fs::remove(Out);  // (a redirect writes over the file without truncating it)
   std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef("")};
   StringRef Args[] = {Patchelf, "--print-rpath", File};
   if (sys::ExecuteAndWait(Patchelf, Args, std::nullopt, Redirects) != 0)
     return "";
   auto Text = MemoryBuffer::getFile(Out);
-  return Text ? (*Text)->getBuffer().trim().str() : "";
+  return Text ? (*Text)->getBuffer().trim().split('\n').first.str() : "";
 }
 
 /// A bundled program's search path: the bundle's libraries first, then the program's own
 /// entries (a plugin it dlopens through them still loads: adversarial pass). An entry relative to
 /// the program ($ORIGIN) is kept as written (files the user puts in the bundle) and also as the
 /// folder it named where the program was built.
-std::string bundledRPath(StringRef Own, StringRef ProgramDir) {
-  std::string Path = "$ORIGIN/../lib";
+std::string bundledRPath(StringRef Own, StringRef ProgramDir, StringRef Bundle = "$ORIGIN/../lib") {
+  std::string Path = Bundle.str();
   SmallVector<StringRef> Entries;
   Own.split(Entries, ':', -1, /*KeepEmpty=*/false);
   for (StringRef E : Entries) {
@@ -382,7 +386,14 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
       Copied[Soname] = {Path, B};
       if (Error E = copyFile(Path, Dir + "/lib/" + Soname, Readable))
         return E;
-      if (Error E = setRPath(*Patchelf, Dir + "/lib/" + Soname, "$ORIGIN", Temp))
+      // The library's own search path after the bundle's (a plugin it dlopens through it,
+      // $ORIGIN/plugins: adversarial pass), as for programs.
+      SmallString<256> LibDir;
+      if (sys::fs::real_path(Path, LibDir))
+        LibDir = Path, sys::fs::make_absolute(LibDir);
+      sys::path::remove_filename(LibDir);
+      if (Error E = setRPath(*Patchelf, Dir + "/lib/" + Soname,
+                             bundledRPath(readRPath(*Patchelf, Path, Temp), LibDir, "$ORIGIN"), Temp))
         return E;
       if (BundleVerbose)
         outs() << "  " << Soname << " <- " << Path << "\n";

@@ -291,7 +291,7 @@ struct UsersTmpDir {
 /// The user's command line for the host compiler, as written: offload-cxx's own options out
 /// (--offload-arch=, --cpu-image=, -Xoffload-device <arg>, ...), -Xcompiler/-Xhost unwrapped,
 /// dependency options out (DepFile.h writes the user's file from the compile's own).
-std::vector<std::string> commandAsWritten(ArrayRef<std::string> Raw) {
+std::vector<std::string> commandAsWritten(ArrayRef<std::string> Raw, bool KeepDeps = false) {
   std::vector<std::string> Out;
   for (size_t I = 0; I < Raw.size(); ++I) {
     StringRef A = Raw[I];
@@ -299,14 +299,14 @@ std::vector<std::string> commandAsWritten(ArrayRef<std::string> Raw) {
     if (A.starts_with("--") && llvm::is_contained({"offload-arch", "cpu-image", "host-compiler",
                                                    "pass", "manifest", "device-image"}, Name))
       continue;
-    if (A == "-Xoffload-device" || A == "-MF" || A == "-MT" || A == "-MQ") {
+    if (A == "-Xoffload-device" || (!KeepDeps && (A == "-MF" || A == "-MT" || A == "-MQ"))) {
       ++I;
       continue;
     }
     if (A == "-Xcompiler" || A == "-Xhost")
       continue;  // its argument follows, for the host compiler
-    if (A == "-MD" || A == "-MMD" || A == "-MP" || A.starts_with("-MF") || A.starts_with("-MT") ||
-        A.starts_with("-MQ"))
+    if (!KeepDeps && (A == "-MD" || A == "-MMD" || A == "-MP" || A.starts_with("-MF") ||
+                      A.starts_with("-MT") || A.starts_with("-MQ")))
       continue;
     Out.push_back(A.str());
   }
@@ -314,12 +314,13 @@ std::vector<std::string> commandAsWritten(ArrayRef<std::string> Raw) {
 }
 
 /// The host compiler (Name, found as the driver finds it) and the user's command as written.
-std::vector<std::string> hostCommandAsWritten(const std::string &Name, ArrayRef<std::string> Raw) {
+std::vector<std::string> hostCommandAsWritten(const std::string &Name, ArrayRef<std::string> Raw,
+                                              bool KeepDeps = false) {
   Expected<std::string> Compiler = findTool(Name, {});
   if (!Compiler)
     fail("host compiler: " + toString(Compiler.takeError()));
   std::vector<std::string> Command = {*Compiler};
-  for (std::string &A : commandAsWritten(Raw))
+  for (std::string &A : commandAsWritten(Raw, KeepDeps))
     Command.push_back(std::move(A));
   return Command;
 }
@@ -605,7 +606,9 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (HostJobAsWritten) {
-    std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
+    // The dependency options too, as written (-MM -MF f, -E -MD, a precompiled header's -MD
+    // -MT x.gch -MF x.gch.d: they were dropped, and CMake's PCH went stale: adversarial pass).
+    std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs, /*KeepDeps=*/true);
     Command.push_back("-I" + L.IncludeDir);
     if (Error E = runCommand(Command, Cmd)) {
       consumeError(std::move(E));  // the host compiler said why
