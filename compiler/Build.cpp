@@ -347,10 +347,14 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
       if (Folder.empty())
         Folder = ".";
       sys::fs::make_absolute(Folder);
-      for (std::string &A : HostArgs)
-        if (A == Source)
-          A = Rewrite;
+      for (size_t I = 0; I < HostArgs.size(); ++I)  // the input, not -dumpbase's k.cpp
+        if (HostArgs[I] == Source && (I == 0 || HostArgs[I - 1] != "-dumpbase"))
+          HostArgs[I] = Rewrite;
       HostArgs.insert(HostArgs.begin() + 1, {"-iquote", std::string(Folder)});
+      // Its debug information names the user's file, not the rewrite (DW_AT_name).
+      SmallString<256> Original(Source);
+      sys::fs::make_absolute(Original);
+      HostArgs.insert(HostArgs.begin() + 1, "-fdebug-prefix-map=" + Rewrite + "=" + std::string(Original));
       Flags.insert(Flags.begin(), {"-iquote", std::string(Folder)});
     } else {
       LambdaDeps.clear();
