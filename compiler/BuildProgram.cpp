@@ -92,7 +92,8 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     if (isOtherHostSource(In)) {  // C, assembly, preprocessed: g++'s object, as g++ makes it
       const std::string Object = S.TempDir + "/" + S.Stem + "." +
                                  std::to_string(HostObjects.size()) + "." + tempStem(In) + ".o";
-      Expected<std::vector<std::string>> Command = hostCompileCommand(In, Host, Object);
+      // (no -std=c++20 of ours: cc1 warned of it for a C file, adversarial pass)
+      Expected<std::vector<std::string>> Command = hostCompileCommandAsWritten(In, Host, Object);
       if (!Command)
         return Fail(Command.takeError());
       if (Error E = runCommand(*Command, S.Commands))

@@ -250,7 +250,7 @@ std::string stdinLanguage(ArrayRef<std::string> RawArgs) {
 /// input.
 struct StdinCopy {
   std::string Path;
-  std::error_code make(StringRef Code, bool Plain = false) {
+  std::error_code make(StringRef Code) {
     SmallString<128> P;
     if (std::error_code EC = sys::fs::createTemporaryFile("offload-cxx-stdin", "cpp", P))
       return EC;
@@ -259,7 +259,7 @@ struct StdinCopy {
     std::error_code EC;
     raw_fd_ostream OS(Path, EC);
     if (!EC)
-      OS << (Plain ? "" : "#line 1 \"<stdin>\"\n") << Code;
+      OS << "#line 1 \"<stdin>\"\n" << Code;
     return EC;
   }
   ~StdinCopy() {
@@ -472,21 +472,20 @@ int main(int argc, char **argv) {
     if (!Text)
       fail("cannot read standard input: " + Text.getError().message());
     const std::string Code = (*Text)->getBuffer().str();
-    if (namesOffload(stripCommentsAndLiterals(Code))) {
-      if (std::error_code EC = StdinSource.make(Code))
-        fail("cannot keep standard input in a temporary file: " + EC.message());
-      if (CompileOnly && Output.empty())
-        Output = "-.o";
-      for (auto &In : Inputs)
-        if (In == "-")
-          In = StdinSource.Path;
-    } else if (std::error_code EC = StdinSource.make(Code, /*Plain=*/true)) {
+    if (std::error_code EC = StdinSource.make(Code))
       fail("cannot keep standard input in a temporary file: " + EC.message());
-    } else if (int Fd = ::open(StdinSource.Path.c_str(), O_RDONLY); Fd < 0 || ::dup2(Fd, 0) < 0) {
+    // A command g++ runs as written reads it from its standard input, given back from the copy
+    // (a `#line 1 "<stdin>"` more, which names it as g++ does anyway).
+    if (int Fd = ::open(StdinSource.Path.c_str(), O_RDONLY); Fd < 0 || ::dup2(Fd, 0) < 0)
       fail("cannot give standard input back to the host compiler: " + std::string(strerror(errno)));
-    } else {
-      ::close(Fd);  // g++ reads standard input as written, from the copy
-    }
+    else
+      ::close(Fd);
+    if (CompileOnly && Output.empty())
+      Output = "-.o";
+    // The passes read the copy (also beside a kernel file, in one link: '-' was not found).
+    for (auto &In : Inputs)
+      if (In == "-")
+        In = StdinSource.Path;
   }
   auto hostInput = [&](StringRef In) {
     return In == "-" || ExplicitLanguage || isCxxSource(In) ||
@@ -800,6 +799,22 @@ int main(int argc, char **argv) {
     if (Targets.empty())  // as g++ writes its default target: quoted for make (-MQ)
       Targets.push_back(escapeForMake(Target));
     check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir));
+    // Standard input's copy is no prerequisite (g++ lists none for `-`; a later make stopped at
+    // "No rule to make target /tmp/offload-cxx-stdin-...": adversarial pass).
+    if (!StdinSource.Path.empty())
+      if (auto Text = MemoryBuffer::getFile(Path)) {
+        std::string T = (*Text)->getBuffer().str();
+        for (std::string::size_type At; (At = T.find(StdinSource.Path)) != std::string::npos;) {
+          std::string::size_type From = At;
+          while (From > 0 && T[From - 1] == ' ')
+            --From;
+          T.erase(From, At + StdinSource.Path.size() - From);
+        }
+        std::error_code EC;
+        raw_fd_ostream OS(Path, EC);
+        if (!EC)
+          OS << T;
+      }
   };
   // A file that never mentions offload is compiled by the host compiler exactly as written
   // (any -std, g++'s default standard, no flag of ours but our headers' folder last, g++'s own
@@ -860,7 +875,7 @@ int main(int argc, char **argv) {
         consumeError(std::move(Failed));
         return 1;
       }
-      if (!isCxxSource(Source)) {  // C, assembly, standard input: nothing of ours to add
+      if (!isCxxSource(Source) || Source == StdinSource.Path) {  // C, assembly, standard input: nothing of ours to add
         if (User.Deps.Enabled && sys::fs::exists(Deps))
           writeDepFile({Deps}, Object, std::string(TempDir));
         return 0;

@@ -609,6 +609,9 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
     tooling::ToolInvocation Invocation(Args, F.create(), new FileManager(FileSystemOptions()));
     DiagnosticOptions DiagOpts;
     DiagOpts.ShowColors = sys::Process::StandardErrHasColors();
+    // Lines as #line gives them, as clang and g++ print them (kernels from standard input are
+    // <stdin>:N, not the temporary file's N + 1).
+    DiagOpts.ShowPresumedLoc = true;
     std::optional<raw_string_ostream> Kept;
     std::optional<TextDiagnosticPrinter> Printer;
     if (Options.Diagnostics) {
