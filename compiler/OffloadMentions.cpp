@@ -17,8 +17,18 @@ std::string stripCommentsAndLiterals(StringRef T) {
   for (size_t I = 0; I < T.size();) {
     const char C = T[I];
     if (C == '/' && I + 1 < T.size() && T[I + 1] == '/') {
-      while (I < T.size() && T[I] != '\n')
+      // To the line's end — and on, past a line that ends in a backslash (the comment goes on
+      // there: adversarial pass), its line breaks kept.
+      while (I < T.size() && T[I] != '\n') {
+        if (T[I] == '\\' && I + 1 < T.size() && T[I + 1] == '\n') {
+          Out += '\n';
+          ++I;
+        } else if (T[I] == '\\' && I + 2 < T.size() && T[I + 1] == '\r' && T[I + 2] == '\n') {
+          Out += '\n';
+          I += 2;
+        }
         ++I;
+      }
     } else if (C == '/' && I + 1 < T.size() && T[I + 1] == '*') {
       const size_t End = T.find("*/", I + 2);
       for (size_t J = I; J < (End == StringRef::npos ? T.size() : End + 2); ++J)
