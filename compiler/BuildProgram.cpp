@@ -12,6 +12,7 @@
 
 #include <iterator>
 #include <optional>
+#include <set>
 
 using namespace llvm;
 
@@ -88,10 +89,25 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   // An archive's members are taken as the host link takes them (ObjectFiles.h's LinkSymbols):
   // read after every object, the compiled sources' included.
   std::vector<std::string> LinkArchives, Objects;
+  const std::string SidePrefix = S.SideOutputPrefix.empty() ? Output + "-" : S.SideOutputPrefix;
+  // Under -save-temps each source's object is kept as g++ keeps it: `<program>-<stem>.o`
+  // (adversarial pass: they were prog.1.p.host.o); numbered as before when two share a stem.
+  std::set<std::string> KeptObjects;
+  auto objectFor = [&](StringRef In, std::string Numbered) {
+    for (StringRef A : Host.CompileArgs)
+      if (A == "-save-temps" || A == "-save-temps=obj" || A == "-save-temps=cwd") {
+        std::string Kept = (A == "-save-temps=cwd" ? sys::path::filename(SidePrefix) : StringRef(SidePrefix)).str() +
+                           sys::path::stem(In).str() + ".o";
+        if (KeptObjects.insert(Kept).second)
+          return Kept;
+        break;
+      }
+    return Numbered;
+  };
   for (const std::string &In : Inputs) {
     if (isOtherHostSource(In)) {  // C, assembly, preprocessed: g++'s object, as g++ makes it
-      const std::string Object = S.TempDir + "/" + S.Stem + "." +
-                                 std::to_string(HostObjects.size()) + "." + tempStem(In) + ".o";
+      const std::string Object = objectFor(In, S.TempDir + "/" + S.Stem + "." +
+                                 std::to_string(HostObjects.size()) + "." + tempStem(In) + ".o");
       // (no -std=c++20 of ours: cc1 warned of it for a C file, adversarial pass)
       Expected<std::vector<std::string>> Command = hostCompileCommandAsWritten(In, Host, Object);
       if (!Command)
@@ -112,9 +128,8 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     // Numbered: a/x.cpp and b/x.cpp share a stem.
     const std::string UnitStem =
         OneSource ? S.Stem : S.Stem + "." + std::to_string(HostObjects.size()) + "." + tempStem(In);
-    const std::string HostObject =
-        S.TempDir + "/" + UnitStem + "." + (OneSource ? tempStem(In) + "." : "") + "host.o";
-    const std::string SidePrefix = S.SideOutputPrefix.empty() ? Output + "-" : S.SideOutputPrefix;
+    const std::string HostObject = objectFor(
+        In, S.TempDir + "/" + UnitStem + "." + (OneSource ? tempStem(In) + "." : "") + "host.o");
     // A source that never mentions offload, beside sources that do: compiled as written, as
     // g++ would compile it (its -std or g++'s default; adversarial pass: it was C++20 with our
     // flags), unless that compile reaches offload's headers through a header of the project.
