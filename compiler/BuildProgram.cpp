@@ -24,10 +24,9 @@ namespace offload::compiler {
 static Expected<std::vector<std::string>> hostCompileCommandAsWritten(const std::string &Source,
                                                                const HostPassOptions &O,
                                                                const std::string &Object) {
-  Expected<std::string> Compiler = findTool(O.HostCompiler, {});
+  Expected<std::string> Compiler = findHostCompiler(O);
   if (!Compiler)
-    return createStringError(inconvertibleErrorCode(), "host compiler: %s",
-                             toString(Compiler.takeError()).c_str());
+    return Compiler.takeError();
   std::vector<std::string> Compile = {*Compiler};
   Compile.insert(Compile.end(), O.CompileArgs.begin(), O.CompileArgs.end());
   // Its dependencies, always: they say whether a header of the project reached offload's.

@@ -342,13 +342,20 @@ std::string hostDepFile(StringRef TempDir, StringRef HostObject) {
   return (TempDir + "/" + sys::path::filename(HostObject) + ".d").str();
 }
 
-Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
-                                                      const HostPassOptions &O,
-                                                      const std::string &Object) {
+Expected<std::string> findHostCompiler(const HostPassOptions &O) {
   Expected<std::string> Compiler = findTool(O.HostCompiler, {});
   if (!Compiler)
     return createStringError(inconvertibleErrorCode(), "host compiler: %s",
                              toString(Compiler.takeError()).c_str());
+  return Compiler;
+}
+
+Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
+                                                      const HostPassOptions &O,
+                                                      const std::string &Object) {
+  Expected<std::string> Compiler = findHostCompiler(O);
+  if (!Compiler)
+    return Compiler.takeError();
   // -fstack-clash-protection: a frame larger than a page touches each page in turn, so that a
   // kernel whose locals overflow its CPU work-item stack faults in the guard below it (reported
   // as a stack overflow, runtime/cpu_fault.hpp) instead of writing past it into other memory.

@@ -68,6 +68,9 @@ std::string hostDepFile(llvm::StringRef TempDir, llvm::StringRef HostObject);
 void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &Host,
                      llvm::StringRef DumpDir, llvm::StringRef DumpBase, llvm::StringRef DumpBaseExt);
 
+/// The host compiler's path (Options.HostCompiler, found as the driver finds its tools).
+llvm::Expected<std::string> findHostCompiler(const HostPassOptions &Options);
+
 /// The host compiler's command that compiles Source into Object.
 llvm::Expected<std::vector<std::string>> hostCompileCommand(const std::string &Source,
                                                             const HostPassOptions &Options,
