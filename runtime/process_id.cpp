@@ -8,19 +8,20 @@
 namespace offload::rt {
 namespace {
 std::atomic<pid_t> kept{0};
-void refresh() { kept.store(::getpid(), std::memory_order_relaxed); }
+void forget() { kept.store(0, std::memory_order_relaxed); }  // the child asks again
+// Registered as the library loads, before any thread of the program can fork: no guard of a
+// function-local static for a child to inherit held (a fork during the first call hung the
+// child: fork_during_first_launch, 1 trial in 40).
+const bool watched = (::pthread_atfork(nullptr, nullptr, forget), true);
 } // namespace
 
 pid_t this_process() {
+  (void)watched;
   if (const pid_t pid = kept.load(std::memory_order_relaxed))
     return pid;
-  static const bool watched = [] {
-    ::pthread_atfork(nullptr, nullptr, refresh);  // the child's own id, before it runs on
-    return true;
-  }();
-  (void)watched;
-  refresh();
-  return kept.load(std::memory_order_relaxed);
+  const pid_t pid = ::getpid();
+  kept.store(pid, std::memory_order_relaxed);
+  return pid;
 }
 
 } // namespace offload::rt
