@@ -98,11 +98,24 @@ std::string depFileText(ArrayRef<std::string> Targets, ArrayRef<std::string> Dep
 }
 
 Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
-                         ArrayRef<std::string> Inputs, bool Phony, StringRef SkipDir) {
+                         ArrayRef<std::string> Inputs, bool Phony, StringRef SkipDir,
+                         ArrayRef<std::string> Sources) {
   std::vector<std::string> Deps;
   StringSet<> Seen;  // by real path: g++ writes a header as the source named it, clang absolute
   SmallString<256> Skip(SkipDir);
   sys::fs::make_absolute(Skip);
+  SmallString<256> SkipReal;
+  if (!SkipDir.empty() && sys::fs::real_path(Skip, SkipReal))
+    SkipReal = Skip;
+  // The sources first, as g++ writes them (a lambda file's compiles read its rewrite, which
+  // named the source nowhere: make and Ninja then missed its edits).
+  for (const std::string &Source : Sources) {
+    SmallString<256> Real;
+    if (sys::fs::real_path(Source, Real))
+      Real = Source;
+    if (Seen.insert(Real).second)
+      Deps.push_back(Source);
+  }
   for (const std::string &In : Inputs) {
     auto Buffer = MemoryBuffer::getFile(In, /*IsText=*/true);
     if (!Buffer)
@@ -114,9 +127,11 @@ Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
       StringRef Name = sys::path::filename(Real);
       if (sys::path::extension(Real) == ".pch")
         continue;  // offload's precompiled headers (OffloadPch.h): a cache, not a source
-      if (sys::path::parent_path(Real) == Skip &&
-          (Name.ends_with(".device.cpp") || Name.ends_with(".cpu.cpp")))
-        continue;  // offload-cxx's generated source, gone after the build
+      (void)Name;
+      if (!SkipDir.empty() && (StringRef(Real).starts_with((Skip + "/").str()) ||
+                               StringRef(Real).starts_with((SkipReal + "/").str())))
+        continue;  // offload-cxx's generated files (the device source, a lambda file's
+                   // rewrite), gone after the build: make stopped at "No rule to make target"
       if (Seen.insert(Real).second)
         Deps.push_back(std::move(D));
     }

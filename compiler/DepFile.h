@@ -26,10 +26,12 @@ std::string escapeForMake(llvm::StringRef Path);
 std::string depFileText(llvm::ArrayRef<std::string> Targets, llvm::ArrayRef<std::string> Deps,
                         bool Phony);
 
-/// Merges the rules of Inputs (missing files skipped; each path once; files in SkipDir that
-/// offload-cxx generated left out) and writes them to Path (whole, or not at all) for Targets.
+/// Merges the rules of Inputs (missing files skipped; each path once; files in SkipDir, the
+/// build's temporary folder, left out) after Sources (the user's sources, first as g++ lists
+/// them) and writes them to Path (whole, or not at all) for Targets.
 llvm::Error writeMergedDepFile(const std::string &Path, llvm::ArrayRef<std::string> Targets,
                                llvm::ArrayRef<std::string> Inputs, bool Phony,
-                               llvm::StringRef SkipDir);
+                               llvm::StringRef SkipDir,
+                               llvm::ArrayRef<std::string> Sources = {});
 
 } // namespace offload::compiler

@@ -428,7 +428,8 @@ int main(int argc, char **argv) {
       Flags.push_back(F);
   std::string Opt = OptLevel.getNumOccurrences() ? "-O" + (OptLevel.empty() ? std::string("1") : std::string(OptLevel)) : "";
 
-  if (!User.Unknown.empty())
+  // (g++'s long spellings of its queries, --print-sysroot and the like, are g++'s: below.)
+  if (!User.Unknown.empty() && !StringRef(User.Unknown).starts_with("--print-"))
     fail("unknown option '" + User.Unknown + "' (offload-cxx --help lists offload-cxx's; g++'s "
          "options are passed to the host compiler)");
   if (Pass != "all" && Pass != "host-metadata" && Pass != "device" && Pass != "host")
@@ -647,10 +648,18 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
+  bool linkerQuery = false;  // -Xlinker --version
+  for (size_t I = 1; I < RawArgs.size(); ++I)
+    linkerQuery |= (RawArgs[I - 1] == "-Xlinker" && (RawArgs[I] == "--version" || RawArgs[I] == "-v"));
   if (Pass == "all" && Inputs.empty() && !DryRun &&
-      llvm::any_of(RawArgs, [](StringRef F) {
-        return F == "-v" || F == "-Q" || F.starts_with("-dump") || F.starts_with("-print-");
-      })) {
+      (linkerQuery || llvm::any_of(RawArgs, [](StringRef F) {
+        // (and their long spellings, --print-sysroot, --target-help; -Wl,--version and
+        // -Xlinker --version, which is how Meson finds the linker: adversarial pass)
+        return F == "-v" || F == "-Q" || F.starts_with("-dump") || F.starts_with("-print-") ||
+               F.starts_with("--print-") || F == "--target-help" ||
+               (F.starts_with("-Wl,") && (F.contains("--version") || F.contains("--help") ||
+                                           F.ends_with(",-v")));
+      }))) {
     // No input: g++'s queries (-dumpversion, -dumpmachine, -print-file-name=...,
     // -print-search-dirs, -v, -Q --help=warnings) — libtool, CMake and Makefiles ask the
     // compiler; the host compiler answers, as written (and says "no input files" itself).
@@ -789,7 +798,7 @@ int main(int argc, char **argv) {
   // The dependency file of Target (an object, or a program): as g++ names it (-MF, else the
   // target with .d for its extension) and for the targets it names (-MT/-MQ, else Target).
   auto writeDepFile = [&](const std::vector<std::string> &DepFiles, const std::string &Target,
-                          const std::string &SkipDir) {
+                          const std::string &SkipDir, std::vector<std::string> Sources = {}) {
     SmallString<256> Path(User.Deps.File);
     if (Path.empty()) {
       Path = Target;
@@ -798,7 +807,8 @@ int main(int argc, char **argv) {
     std::vector<std::string> Targets = User.Deps.Targets;
     if (Targets.empty())  // as g++ writes its default target: quoted for make (-MQ)
       Targets.push_back(escapeForMake(Target));
-    check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir));
+    llvm::erase(Sources, StdinSource.Path);  // (no prerequisite: below)
+    check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir, Sources));
     // Standard input's copy is no prerequisite (g++ lists none for `-`; a later make stopped at
     // "No rule to make target /tmp/offload-cxx-stdin-...": adversarial pass).
     if (!StdinSource.Path.empty())
@@ -1054,7 +1064,7 @@ int main(int argc, char **argv) {
       check(compileToObject(S, Source, Flags, Command, HostObject, Object,
                             /*SkipWithoutKernels=*/true, &DepFiles));
       if (User.Deps.Enabled && !DryRun)
-        writeDepFile(DepFiles, Object, std::string(TempDir));
+        writeDepFile(DepFiles, Object, std::string(TempDir), {Source});
     }
     return 0;
   }
