@@ -219,17 +219,6 @@ std::vector<std::string> compileArgs() {
 } // namespace
 
 
-/// Whether g++ reads the next word as Option's value (`-I dir`, `-o out`): that word is no input.
-bool takesSeparateValue(StringRef Option) {
-  static const char *const Options[] = {
-      "-o", "-I", "-L", "-l", "-D", "-U", "-x", "-include", "-imacros", "-isystem", "-iquote",
-      "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-MF", "-MT",
-      "-MQ", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xcompiler", "-Xhost", "-Xoffload-device",
-      "-T", "-u", "-z", "-e", "-aux-info", "-dumpbase", "-dumpbase-ext", "-dumpdir", "-wrapper",
-      "--param", "-B", "-specs"};
-  return llvm::is_contained(Options, Option);
-}
-
 /// The language `-x` gives standard input ("-"): the last `-x` before it ("" if none).
 std::string stdinLanguage(ArrayRef<std::string> RawArgs) {
   std::string Language;
@@ -350,8 +339,9 @@ int main(int argc, char **argv) {
   if (!RawArgs.empty() && RawArgs.back() == "-o")  // as g++ says it (it was a link of nothing)
     fail("missing filename after '-o'");
   // `-c k.cpp -I` (the flags were sorted before -c, which became -I's folder: adversarial pass).
-  if (!RawArgs.empty() && takesSeparateValue(RawArgs.back()))
-    fail("missing argument after '" + RawArgs.back() + "'");
+  const CommandWords Words = readCommandWords(RawArgs);
+  if (!Words.MissingValue.empty())
+    fail("missing argument after '" + Words.MissingValue + "'");
   // g++'s --help=CLASS (with -Q: which warnings are on): g++'s question, not ours.
   if (llvm::any_of(RawArgs, [](StringRef A) { return A.starts_with("--help="); })) {
     std::vector<std::string> Command = hostCommandAsWritten("g++", RawArgs);
@@ -511,24 +501,18 @@ int main(int argc, char **argv) {
   // without offload exactly as written, as g++ compiles it (adversarial pass: they were all
   // compiled as C++20 with offload's flags). g++ goes on after a failed file; so does this.
   if (CompileOnly && Pass == "all" && Inputs.size() > 1 && !DryRun && User.OtherOutput.empty() &&
-      Output.empty() && StdinSource.Path.empty() && llvm::count(Inputs, "-") == 0) {
+      Output.empty() && StdinSource.Path.empty() && llvm::count(Inputs, "-") == 0 &&
+      Words.Inputs.size() == Inputs.size()) {
     const std::string Self = sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
     int Status = 0;
-    for (size_t Keep = 0; Keep < Inputs.size(); ++Keep) {
+    for (size_t Keep = 0; Keep < Words.Inputs.size(); ++Keep) {
       std::vector<std::string> Args = {Self};
-      std::vector<std::string> Others(Inputs.begin(), Inputs.end());
-      Others.erase(Others.begin() + Keep);
-      for (size_t I = 0; I < RawArgs.size(); ++I) {
-        auto Other = llvm::find(Others, RawArgs[I]);
-        if (Other != Others.end() && !(I > 0 && takesSeparateValue(RawArgs[I - 1]))) {
-          Others.erase(Other);  // another input (each once: `-c a.cpp a.cpp` compiles it twice)
-          continue;
-        }
-        Args.push_back(RawArgs[I]);
-      }
+      for (size_t I = 0; I < RawArgs.size(); ++I)  // every word but the other inputs
+        if (I == Words.Inputs[Keep] || !llvm::is_contained(Words.Inputs, I))
+          Args.push_back(RawArgs[I]);
       std::vector<StringRef> Refs(Args.begin(), Args.end());
       if (Verbose)
-        errs() << "offload-cxx: " << Inputs[Keep] << ": " << join(Refs, " ") << "\n";
+        errs() << "offload-cxx: " << RawArgs[Words.Inputs[Keep]] << ": " << join(Refs, " ") << "\n";
       if (sys::ExecuteAndWait(Self, Refs) != 0)
         Status = 1;
     }

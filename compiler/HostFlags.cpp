@@ -50,6 +50,43 @@ std::string absolutePath(StringRef Path) {
 
 } // namespace
 
+CommandWords readCommandWords(ArrayRef<std::string> Args) {
+  CommandWords Words;
+  const opt::OptTable &Table = clang::getDriverOptTable();
+  std::vector<const char *> Argv = {"offload-cxx"};
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  opt::InputArgList List(Argv.data(), Argv.data() + Argv.size());
+  for (unsigned I = 1; I < Argv.size();) {
+    if (StringRef(Argv[I]) == "--") {  // the rest are inputs
+      for (++I; I < Argv.size(); ++I)
+        Words.Inputs.push_back(I - 1);
+      break;
+    }
+    // Two words that clang's table does not know (takeUserFlags reads them so too).
+    if (llvm::is_contained({"-Xcompiler", "-Xhost", "-Xoffload-device", "-dumpbase",
+                            "-dumpbase-ext", "-aux-info", "-wrapper", "-imultiarch", "-imultilib"},
+                           StringRef(Argv[I]))) {
+      if (I + 1 == Argv.size())
+        Words.MissingValue = Argv[I];
+      I += 2;
+      continue;
+    }
+    unsigned Next = I;
+    std::unique_ptr<opt::Arg> Parsed =
+        Table.ParseOneArg(List, Next, opt::Visibility(options::ClangOption));
+    if (!Parsed || Next <= I || Next > Argv.size()) {  // its value is missing
+      Words.MissingValue = I + 1 == Argv.size() ? std::string(Argv[I]) : "";
+      ++I;
+      continue;
+    }
+    if (Parsed->getOption().matches(options::OPT_INPUT))
+      Words.Inputs.push_back(I - 1);
+    I = Next;
+  }
+  return Words;
+}
+
 UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> IsDriverOption) {
   UserFlags U;
   static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher",

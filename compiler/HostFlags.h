@@ -7,6 +7,7 @@
 #pragma once
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -59,6 +60,15 @@ struct UserFlags {
 /// subcommands, and nothing after `--`: a launcher's command is its own.
 UserFlags takeUserFlags(int &argc, char **argv,
                         llvm::function_ref<bool(llvm::StringRef)> IsDriverOption);
+
+/// The words of a command line as g++ reads them (clang's option table, which knows how many
+/// words each of g++'s options takes): the indices of its inputs, and the last option if it
+/// ends the line without the value it takes (`-c k.cpp -I`), else "".
+struct CommandWords {
+  std::vector<std::size_t> Inputs;
+  std::string MissingValue;
+};
+CommandWords readCommandWords(llvm::ArrayRef<std::string> Args);
 
 /// Whether F changes what the language means for the same text (-funsigned-char, -fwrapv,
 /// -fno-char8_t, -ansi, ...): such a flag reaches every compile of the file, the device's too —
