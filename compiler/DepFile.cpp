@@ -99,7 +99,7 @@ std::string depFileText(ArrayRef<std::string> Targets, ArrayRef<std::string> Dep
 
 Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
                          ArrayRef<std::string> Inputs, bool Phony, StringRef SkipDir,
-                         ArrayRef<std::string> Sources) {
+                         ArrayRef<std::string> Sources, ArrayRef<std::string> SkipFiles) {
   std::vector<std::string> Deps;
   StringSet<> Seen;  // by real path: g++ writes a header as the source named it, clang absolute
   SmallString<256> Skip(SkipDir);
@@ -132,6 +132,8 @@ Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
                                StringRef(Real).starts_with((SkipReal + "/").str())))
         continue;  // offload-cxx's generated files (the device source, a lambda file's
                    // rewrite), gone after the build: make stopped at "No rule to make target"
+      if (llvm::is_contained(SkipFiles, D) || llvm::is_contained(SkipFiles, Real))
+        continue;
       if (Seen.insert(Real).second)
         Deps.push_back(std::move(D));
     }

@@ -27,11 +27,12 @@ std::string depFileText(llvm::ArrayRef<std::string> Targets, llvm::ArrayRef<std:
                         bool Phony);
 
 /// Merges the rules of Inputs (missing files skipped; each path once; files in SkipDir, the
-/// build's temporary folder, left out) after Sources (the user's sources, first as g++ lists
-/// them) and writes them to Path (whole, or not at all) for Targets.
+/// build's temporary folder, and SkipFiles left out) after Sources (the user's sources, first as
+/// g++ lists them) and writes them to Path (whole, or not at all) for Targets.
 llvm::Error writeMergedDepFile(const std::string &Path, llvm::ArrayRef<std::string> Targets,
                                llvm::ArrayRef<std::string> Inputs, bool Phony,
                                llvm::StringRef SkipDir,
-                               llvm::ArrayRef<std::string> Sources = {});
+                               llvm::ArrayRef<std::string> Sources = {},
+                               llvm::ArrayRef<std::string> SkipFiles = {});
 
 } // namespace offload::compiler

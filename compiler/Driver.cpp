@@ -791,24 +791,15 @@ int main(int argc, char **argv) {
     std::vector<std::string> Targets = User.Deps.Targets;
     if (Targets.empty())  // as g++ writes its default target: quoted for make (-MQ)
       Targets.push_back(escapeForMake(Target));
-    llvm::erase(Sources, StdinSource.Path);  // (no prerequisite: below)
-    check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir, Sources));
     // Standard input's copy is no prerequisite (g++ lists none for `-`; a later make stopped at
     // "No rule to make target /tmp/offload-cxx-stdin-...": adversarial pass).
-    if (!StdinSource.Path.empty())
-      if (auto Text = MemoryBuffer::getFile(Path)) {
-        std::string T = (*Text)->getBuffer().str();
-        for (std::string::size_type At; (At = T.find(StdinSource.Path)) != std::string::npos;) {
-          std::string::size_type From = At;
-          while (From > 0 && T[From - 1] == ' ')
-            --From;
-          T.erase(From, At + StdinSource.Path.size() - From);
-        }
-        std::error_code EC;
-        raw_fd_ostream OS(Path, EC);
-        if (!EC)
-          OS << T;
-      }
+    std::vector<std::string> Skip;
+    if (!StdinSource.Path.empty()) {
+      llvm::erase(Sources, StdinSource.Path);
+      Skip.push_back(StdinSource.Path);
+    }
+    check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir,
+                             Sources, Skip));
   };
   // A file that never mentions offload is compiled by the host compiler exactly as written
   // (any -std, g++'s default standard, no flag of ours but our headers' folder last, g++'s own
