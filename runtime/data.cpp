@@ -126,13 +126,6 @@ void copy_to_host(device_handle device, void *host_dst, const void *device_src,
   // cudaMemcpy after kernels on the default stream).
   if (d.deferred().copy_out_in_order(host_dst, device_src, bytes))
     return;
-  if (rt::stream *queue = rt::queue_step_stream; queue && !rt::profiling()) {
-    bool done = false;
-    copying(("from " + d.name()).c_str(), bytes, where,
-            [&] { done = queue->copy_out_in_order(host_dst, device_src, bytes); });
-    if (done)
-      return;
-  }
   d.deferred().settle();
   copying(("from " + d.name()).c_str(), bytes, where,
           [&] { d.copy_out(host_dst, device_src, bytes); });

@@ -99,11 +99,6 @@ public:
   virtual std::unique_ptr<launch_timer> mark() { return nullptr; }
 };
 
-/// The stream of the queue whose step (a copy) this thread is running (queue.cpp), else null:
-/// a copy to the host goes on it, after the queue's launches, and one wait (as
-/// cudaMemcpyAsync + cudaStreamSynchronize on the queue's stream).
-extern thread_local stream *queue_step_stream;
-
 /// One device: its memory, its copies, its streams.
 class device {
 public:

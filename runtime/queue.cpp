@@ -29,10 +29,6 @@
 #include <variant>
 #include <vector>
 
-namespace offload::rt {
-thread_local stream *queue_step_stream = nullptr;
-} // namespace offload::rt
-
 namespace offload::detail {
 
 struct event_state;
@@ -259,13 +255,11 @@ struct queue_state {
       }
     if (!sync_stream() || failed())
       return;
-    rt::queue_step_stream = stream.get();
     try {
       step->run();
     } catch (...) {
       record_error();
     }
-    rt::queue_step_stream = nullptr;
   }
 
   void run(std::shared_ptr<event_state> &event) {
