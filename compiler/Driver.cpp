@@ -219,19 +219,10 @@ std::vector<std::string> compileArgs() {
 } // namespace
 
 
-/// The language `-x` gives standard input ("-"): the last `-x` before it ("" if none).
-std::string stdinLanguage(ArrayRef<std::string> RawArgs) {
-  std::string Language;
-  for (size_t I = 0; I < RawArgs.size(); ++I) {
-    StringRef A = RawArgs[I];
-    if (A == "-")
-      return Language;
-    if (A == "-x" && I + 1 < RawArgs.size())
-      Language = RawArgs[++I];
-    else if (A.starts_with("-x") && A.size() > 2)
-      Language = A.drop_front(2).str();
-  }
-  return Language;
+/// Whether In is a device or a pipe (`/dev/null`, `<(...)`): g++ reads it; reading it here would
+/// consume it.
+bool isDeviceOrPipe(const std::string &In) {
+  return sys::fs::exists(In) && !sys::fs::is_regular_file(In) && !sys::fs::is_directory(In);
 }
 
 /// Standard input kept in a temporary file (removed at exit and on a signal): the passes read
@@ -444,21 +435,25 @@ int main(int argc, char **argv) {
   // `-x c++` (any language but none): g++ compiles every input after it in that language,
   // whatever its name (`-x c++ prog.txt`).
   bool ExplicitLanguage = false;
+  StringRef Language, StdinLanguage;  // the -x in effect, and where standard input ("-") stood
   for (size_t I = 0; I < RawArgs.size(); ++I) {
     StringRef A = RawArgs[I];
+    if (A == "-" && StdinLanguage.empty())
+      StdinLanguage = Language;
     if (A == "-x" && I + 1 < RawArgs.size())
       A = RawArgs[++I];
     else if (A.starts_with("-x") && A.size() > 2)
       A = A.drop_front(2);
     else
       continue;
+    Language = A;
     ExplicitLanguage = A != "none";
   }
-  // C++ read from standard input (`-x c++ -`) that uses offload: kept in a file of its own,
-  // which every pass reads in its place; `#line` names it <stdin> in diagnostics, as g++ does,
-  // and a compile's object is `-.o`. Input without offload goes to g++ as written.
+  // C++ read from standard input (`-x c++ -`): kept in a file of its own (the passes read it,
+  // `#line` names it <stdin> in diagnostics, as g++ does; a compile's object is `-.o`) and given
+  // back to g++ as its standard input for a command run as written.
   if (Pass == "all" && !DryRun && User.OtherOutput.empty() && llvm::is_contained(Inputs, "-") &&
-      stdinLanguage(RawArgs) == "c++") {
+      StdinLanguage == "c++") {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getSTDIN();
     if (!Text)
       fail("cannot read standard input: " + Text.getError().message());
@@ -490,7 +485,7 @@ int main(int argc, char **argv) {
       return false;
     // Nor a device or a pipe (`-x c++ -c /dev/null`, `<(...)`: configure's probes): reading it
     // here would leave g++ nothing to read.
-    if (sys::fs::exists(In) && !sys::fs::is_regular_file(In) && !sys::fs::is_directory(In))
+    if (isDeviceOrPipe(In))
       return false;
     auto [It, New] = Mentions.try_emplace(In, false);
     if (New)
@@ -532,7 +527,7 @@ int main(int argc, char **argv) {
         if (In == "-")  // standard input: g++ reads it (offload-cxx reads no kernel from it)
           return true;
         if (!sys::fs::is_regular_file(In))  // a source in a device or a pipe: g++'s to read
-          return hostInput(In) && sys::fs::exists(In) && !sys::fs::is_directory(In);
+          return hostInput(In) && isDeviceOrPipe(In);
         if (hostInput(In))
           return true;
         file_magic Magic;
@@ -658,8 +653,7 @@ int main(int argc, char **argv) {
     if (Inputs.empty())
       fail("no input file");
     for (const std::string &In : Inputs)
-      if ((In == "-" || (sys::fs::exists(In) && !sys::fs::is_regular_file(In) &&
-                         !sys::fs::is_directory(In) && hostInput(In))) &&
+      if ((In == "-" || (isDeviceOrPipe(In) && hostInput(In))) &&
           (AsWrittenFirst || ProgramAsWritten || HostJobAsWritten))
         continue;  // standard input, a device or a pipe, for the host compiler as written
       else if (!sys::fs::exists(In))
