@@ -204,25 +204,18 @@ public:
   void do_copy_in(void *dst, const void *src, std::uint64_t bytes) override {
     // The host object may not be readable (a bad pointer argument): a fault here is the
     // launch's error, not the program's death.
-    struct copy {
-      void *to;
-      const void *from;
-      std::uint64_t bytes;
-    } c{dst, src, bytes};
-    cpu_fault fault;
-    if (!run_catching_faults(
-            [](void *raw) {
-              auto &c = *static_cast<copy *>(raw);
-              std::memcpy(c.to, c.from, c.bytes);
-            },
-            &c, fault))
+    if (!cpu_device_copy(dst, src, bytes, true))
       device_fails("it is not the host object the argument should point at");
   }
   void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
-    std::memcpy(dst, src, bytes);
+    cpu_device_copy(dst, src, bytes, false);
   }
   void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
-    std::memmove(dst, src, bytes);
+    const auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
+    if (d + bytes <= s || s + bytes <= d)
+      cpu_device_copy(dst, src, bytes, false);
+    else
+      std::memmove(dst, src, bytes);
   }
   void do_fill(void *dst, const void *pattern, std::uint32_t pattern_bytes,
                std::uint64_t count) override {

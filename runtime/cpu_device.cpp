@@ -170,6 +170,41 @@ void cpu_device_run(const detail::launch_request &request, const abi::slot_t *sl
     the_pool().parallel_for(blocks, run_workgroup);
 }
 
+bool cpu_device_copy(void *dst, const void *src, std::uint64_t bytes, bool catch_faults) {
+  // Below 4 MiB, or with one thread, one memcpy: handing out parts costs about a microsecond.
+  constexpr std::uint64_t part = std::uint64_t(1) << 20, parallel_from = 4 * part;
+  const unsigned threads = cpu_device_threads();
+  struct copy {
+    unsigned char *to;
+    const unsigned char *from;
+    std::uint64_t bytes;
+  };
+  auto copy_part = [](void *raw) {
+    const copy &c = *static_cast<const copy *>(raw);
+    std::memcpy(c.to, c.from, c.bytes);
+  };
+  auto one = [&](copy c) {
+    if (!catch_faults) {
+      copy_part(&c);
+      return true;
+    }
+    cpu_fault fault;
+    return run_catching_faults(copy_part, &c, fault);
+  };
+  auto *to = static_cast<unsigned char *>(dst);
+  const auto *from = static_cast<const unsigned char *>(src);
+  if (bytes < parallel_from || threads < 2 || cpu_kernel_running())
+    return one({to, from, bytes});
+  const std::uint64_t parts = (bytes + part - 1) / part;
+  std::atomic<bool> failed{false};
+  the_pool().parallel_for(parts, [&](std::uint64_t i) {
+    const std::uint64_t at = i * part;
+    if (!one({to + at, from + at, std::min(part, bytes - at)}))
+      failed.store(true, std::memory_order_relaxed);
+  });
+  return !failed.load();
+}
+
 } // namespace offload::rt
 
 namespace offload::detail {

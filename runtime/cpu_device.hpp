@@ -28,6 +28,12 @@ void cpu_device_run(const detail::launch_request &request, const abi::slot_t *sl
                     bool uses_barriers = true,
                     void (*workgroup_loop)(const abi::slot_t *) = nullptr);
 
+/// Copies `bytes` from `src` to `dst` (not overlapping), on the pool's threads when the copy is
+/// large enough for one thread's bandwidth to be the limit (OpenMP programs copy with all their
+/// threads; a 16-core node reads and writes ~5x faster with all of them). With `catch_faults`,
+/// false when some part of `src` or `dst` could not be read or written (cpu_fault.hpp).
+bool cpu_device_copy(void *dst, const void *src, std::uint64_t bytes, bool catch_faults);
+
 /// The launch whose kernel this thread is running on the CPU device, if any (a kernel that
 /// launches a kernel is refused).
 const detail::launch_request *cpu_kernel_running();

@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
+
+#include <sys/mman.h>
 
 namespace {
 
@@ -46,6 +49,25 @@ TEST(CpuDevice, RunsEveryWorkItemOnceWithItsIndices) {
   EXPECT_EQ(r.wrong.load(), 0);
   for (std::size_t i = 0; i < n; ++i)
     ASSERT_EQ(r.hits[i].load(), 1) << "work-item " << i;
+}
+
+// Large copies run in parts on the pool's threads (cpu_device_copy): every byte arrives, a
+// length that is no multiple of a part included, and a source that cannot be read in one part is
+// reported (the CPU device's copy in of a bad host pointer is the launch's error).
+TEST(CpuDevice, LargeCopiesArriveWholeAndReportAnUnreadablePart) {
+  const std::size_t bytes = (9u << 20) + 12345;
+  std::vector<unsigned char> from(bytes), to(bytes);
+  for (std::size_t i = 0; i < bytes; ++i)
+    from[i] = static_cast<unsigned char>(i * 131 + (i >> 20));
+  ASSERT_TRUE(offload::rt::cpu_device_copy(to.data(), from.data(), bytes, true));
+  EXPECT_EQ(std::memcmp(to.data(), from.data(), bytes), 0);
+
+  const std::size_t mapped = 8u << 20;
+  void *region = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(region, MAP_FAILED);
+  ASSERT_EQ(mprotect(static_cast<unsigned char *>(region) + (6u << 20), 4096, PROT_NONE), 0);
+  EXPECT_FALSE(offload::rt::cpu_device_copy(to.data(), region, mapped, true));
+  munmap(region, mapped);
 }
 
 TEST(CpuDevice, RethrowsAWorkItemsException) {
