@@ -308,6 +308,33 @@ static bool mayHaveLambdaKernels(const std::string &Source) {
                   (*Text)->getBuffer().contains("parallel_reduce"));
 }
 
+/// The dependency files the host compiler writes for Args by itself, not through the -M
+/// options offload-cxx merges (DepFile.h): `-Wp,-MD,f` and `-Wp,-MMD,f`, and with no -M option
+/// DEPENDENCIES_OUTPUT's or SUNPRO_DEPENDENCIES' (its first word).
+static std::vector<std::string> depFilesGxxWrites(ArrayRef<std::string> Args) {
+  std::vector<std::string> Files;
+  bool MOption = false;
+  for (StringRef A : Args) {
+    if (A.starts_with("-M"))
+      MOption = true;
+    if (!A.starts_with("-Wp,"))
+      continue;
+    SmallVector<StringRef> Pieces;
+    A.drop_front(4).split(Pieces, ',');
+    for (size_t I = 0; I + 1 < Pieces.size(); ++I)
+      if (Pieces[I] == "-MD" || Pieces[I] == "-MMD")
+        Files.push_back(Pieces[I + 1].str());
+    MOption = MOption || llvm::any_of(Pieces, [](StringRef P) { return P.starts_with("-M"); });
+  }
+  if (!MOption)
+    for (const char *Var : {"DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES"})
+      if (const char *V = std::getenv(Var); V && *V) {
+        Files.push_back(StringRef(V).trim().split(' ').first.str());
+        break;
+      }
+  return Files;
+}
+
 Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &Source,
                                    ArrayRef<std::string> MetadataFlags,
                                    ArrayRef<std::string> HostCompile,
@@ -364,6 +391,14 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
       S.AsWritten ? Expected<RunningCommand>(RunningCommand{}) : startCommand(HostArgs, S.Commands);
   if (!Running)
     return Running.takeError();
+  if (Compiled != Source)
+    Running->AfterSuccess = [Files = depFilesGxxWrites(HostArgs), Source, Compiled,
+                             TempDir = S.TempDir]() -> Error {
+      for (const std::string &F : Files)
+        if (Error E = retargetRewriteDepFile(F, Source, Compiled, TempDir))
+          return E;
+      return Error::success();
+    };
   // The host compile runs while the host-metadata pass and the device compiles do; after a
   // failure here it is waited for, so that its diagnostics come out whatever happens.
   auto Fail = [&](Error E) -> Error {

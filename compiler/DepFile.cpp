@@ -162,4 +162,22 @@ Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
   return Error::success();
 }
 
+Error retargetRewriteDepFile(const std::string &Path, StringRef Source, StringRef Rewrite,
+                             StringRef SkipDir) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return Error::success();  // the compile wrote none (it failed, or the file went elsewhere)
+  StringRef Text = (*Buffer)->getBuffer();
+  // The first rule's targets, as written (already escaped for make).
+  size_t Colon = 0;
+  while ((Colon = Text.find(':', Colon)) != StringRef::npos &&
+         Colon + 1 < Text.size() && !StringRef(" \t\n\r").contains(Text[Colon + 1]))
+    ++Colon;
+  std::string Targets = Colon == StringRef::npos ? "" : Text.take_front(Colon).rtrim().str();
+  const std::string FromRewrite = sys::path::stem(Rewrite).str() + ".o";
+  if (Targets.empty() || Targets == escapeForMake(FromRewrite))
+    Targets = escapeForMake(sys::path::stem(Source).str() + ".o");
+  return writeMergedDepFile(Path, {Targets}, {Path}, /*Phony=*/false, SkipDir, {Source.str()});
+}
+
 } // namespace offload::compiler

@@ -35,4 +35,12 @@ llvm::Error writeMergedDepFile(const std::string &Path, llvm::ArrayRef<std::stri
                                llvm::ArrayRef<std::string> Sources = {},
                                llvm::ArrayRef<std::string> SkipFiles = {});
 
+/// Puts right the dependency file g++ wrote at Path for the compile of Rewrite, a lambda file's
+/// rewrite in SkipDir standing for Source (-Wp,-MD,Path, DEPENDENCIES_OUTPUT,
+/// SUNPRO_DEPENDENCIES: options g++ acts on by itself): the target g++ derived from the rewrite's
+/// name becomes the one it derives from Source's (`k.o`; a target the user named is kept), Source
+/// comes first and nothing in SkipDir is listed. A missing file is left missing.
+llvm::Error retargetRewriteDepFile(const std::string &Path, llvm::StringRef Source,
+                                   llvm::StringRef Rewrite, llvm::StringRef SkipDir);
+
 } // namespace offload::compiler

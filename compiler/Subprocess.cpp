@@ -210,6 +210,8 @@ Error finishCommand(RunningCommand &C, const CommandOptions &Options) {
   if (Done.ReturnCode > 0)
     return createStringError(inconvertibleErrorCode(), "'%s' failed (exit %d)",
                              Tool.str().c_str(), Done.ReturnCode);
+  if (C.AfterSuccess)
+    return std::exchange(C.AfterSuccess, nullptr)();
   return Error::success();
 }
 

@@ -8,6 +8,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Program.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,9 @@ struct RunningCommand {
   llvm::sys::ProcessInfo Process;
   double StartMilliseconds = 0;
   bool Started = false;
+  /// Run by finishCommand once the command has succeeded (a lambda file's host compile puts
+  /// right the dependency file g++ wrote for its rewrite: Build.cpp).
+  std::function<llvm::Error()> AfterSuccess;
 };
 
 /// Starts Argv without waiting (printed as runCommand prints it; nothing runs under --dry-run),
