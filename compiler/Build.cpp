@@ -20,6 +20,8 @@
 #include <chrono>
 #include <cstdlib>
 
+#include <unistd.h>
+
 using namespace llvm;
 
 namespace offload::compiler {
@@ -452,6 +454,25 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
                       std::move(DepFiles)};
 }
 
+/// Path, or the file a symbolic link at Path names (followed to the end; one that does not exist
+/// yet is made where the last link points, as open(2) makes it).
+static std::string throughSymlink(const std::string &Path) {
+  std::string At = Path;
+  for (int Hops = 0; Hops < 40 && sys::fs::is_symlink_file(At); ++Hops) {
+    char Target[4096];
+    const ssize_t N = ::readlink(At.c_str(), Target, sizeof Target - 1);
+    if (N <= 0)
+      break;
+    StringRef To(Target, static_cast<size_t>(N));
+    SmallString<256> Next;
+    if (sys::path::is_relative(To))
+      Next = sys::path::parent_path(At);
+    sys::path::append(Next, To);
+    At = std::string(Next);
+  }
+  return At;
+}
+
 Error compileToObject(const BuildSettings &S, const std::string &Source,
                       ArrayRef<std::string> MetadataFlags, ArrayRef<std::string> HostCompile,
                       const std::string &HostObject, const std::string &Object,
@@ -478,6 +499,9 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
     return Unit.takeError();
   if (Error E = finishCommand(Unit->HostCompile, S.Commands))
     return E;
+  // An output that is a symbolic link is written through, as g++'s assembler writes it (the
+  // link was replaced by a file: adversarial pass).
+  const std::string Written = throughSymlink(Object);
   if (DepFiles)
     DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());
   const Manifest &M = Unit->DeviceCode.Kernels;
@@ -485,9 +509,9 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
     if (HostObject == Object || S.Commands.DryRun)
       return Error::success();
     // The host compiler's object is the object (across file systems: a copy).
-    if (!sys::fs::rename(HostObject, Object))
+    if (!sys::fs::rename(HostObject, Written))
       return Error::success();
-    if (std::error_code EC = sys::fs::copy_file(HostObject, Object))
+    if (std::error_code EC = sys::fs::copy_file(HostObject, Written))
       return createFileError(Object, EC);
     return Error::success();
   }
@@ -495,7 +519,7 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
   if (!Objcopy)
     return Objcopy.takeError();
   return embedDeviceCode(*Objcopy, HostObject, Unit->DeviceCode,
-                         S.TempDir + "/" + ObjectStem + ".offload", Object, S.Commands);
+                         S.TempDir + "/" + ObjectStem + ".offload", Written, S.Commands);
 }
 
 Error checkKernelsDefined(const Manifest &Program) {
