@@ -19,7 +19,7 @@
 // are the block's own), nor one that lands in another block.
 //
 // Released blocks are kept for reuse (at most `kept_blocks_most` of them and `kept_bytes_most`
-// bytes, the largest given back first), so launches that map objects of sizes seen before make no
+// bytes (1 GiB), the largest given back first), so launches that map objects of sizes seen before make no
 // system call. Where the arena cannot be had (a limit on the address space) or is full, a block
 // is a mapping of its own with its guard pages; where no mapping can be had (the limit on a
 // process's mappings), it is heap memory with guard bytes on both sides (256 and up to 255 more
@@ -44,9 +44,13 @@ inline constexpr std::size_t header_offset = guard_bytes + 64;
 inline constexpr std::size_t guard_pages_bytes = std::size_t(1) << 20;
 /// What check() and release() recognise in guard bytes that nothing wrote.
 inline constexpr unsigned char guard_pattern = 0xa5;
-/// The most released blocks kept for reuse, and their most bytes.
+/// The most released blocks kept for reuse, and their most bytes. A program that maps the same
+/// large objects at every launch reuses their pages: with 32 MiB, the copy of a 64 MiB span was
+/// new memory at each launch, every page faulted in again (a new user's axpy with four 64 MiB
+/// spans: most of its time; OpenMP touches its arrays once). As CUDA's caching allocators keep
+/// what was freed, up to 1 GiB is kept.
 inline constexpr std::size_t kept_blocks_most = 256;
-inline constexpr std::uint64_t kept_bytes_most = std::uint64_t(32) << 20;
+inline constexpr std::uint64_t kept_bytes_most = std::uint64_t(1) << 30;
 
 /// Memory for an object of `bytes` (> 0) that begins `offset` (< alignment) bytes past the
 /// returned address, which is a multiple of `alignment`; null when none can be had. `buffer`:

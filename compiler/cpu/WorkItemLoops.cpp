@@ -59,17 +59,26 @@ const Function *calledFunction(const CallBase &CB) {
 std::string WorkItemLoops::run() {
   if (std::string Why = inlineWhatMeets(); !Why.empty())
     return Why;
-  // Without barriers, grid-stride loops stay as they are: interleaving them as virtual
-  // regions (as with barriers) made the corpus's atomic-reduction slower (33 -> 41 ms).
   // Warp operations split the loops as barriers do (WarpExchanges.h).
   const bool Warps = callsAny(isWarpOperation);
-  const bool Barriers = Split = callsAny(isBarrier) || Warps;
+  bool Barriers = Split = callsAny(isBarrier) || Warps;
   if (std::string Why = checkCalls(Barriers); !Why.empty())
     return Why;
   if (std::string Why = scalarizeIndexLoads(); !Why.empty())
     return Why;
   lowerSharedAtomics();
   copyThreadLocalAddressesToUses();
+  // Without barriers, a grid-stride loop every work-item reaches is swept all the same (a new
+  // user's axpy over 32 workgroups: 302 ms as one loop per work-item, each striding over the
+  // whole array, 38 ms swept); the kernel then has the sweeps' barriers. Its other grid-stride
+  // loops stay as they are: interleaving them as virtual regions made the corpus's
+  // atomic-reduction slower (33 -> 41 ms).
+  unsigned Swept = 0;
+  if (!Barriers && checkCalls(true).empty()) {
+    tidy();
+    Swept = sweepGridStrideLoops(MaxBarriers);
+    Barriers = Split = Swept > 0;
+  }
   if (Barriers) {
     unsigned Count = 0;
     for (Instruction &I : instructions(F))
@@ -80,9 +89,11 @@ std::string WorkItemLoops::run() {
       return "it has " + std::to_string(Count) + " barriers and warp operations after inlining "
              "(work-item loops split at most " + std::to_string(MaxBarriers) +
              ": each region is a copy of code)";
-    tidy();
-    Count += sweepGridStrideLoops(MaxBarriers - Count);
-    addVirtualBarriers(MaxBarriers - Count);
+    if (!Swept) {
+      tidy();
+      Count += sweepGridStrideLoops(MaxBarriers - Count);
+      addVirtualBarriers(MaxBarriers - Count);
+    }
     const bool GridStride = !VirtualBlocks.empty();
     // After the grid-stride loops' virtual barriers: the runtime runs the lowest-numbered
     // virtual region first, so the lanes still in a loop (a row 784 long: lanes 0-15 go round
