@@ -9,6 +9,8 @@
 #     corpus  the corpus against the nvcc originals (bench/corpus.sh gpu), CORPUS_ROUNDS (3)
 #     cpudev  the corpus ports on the CPU device against their OpenMP twins at 1, 2 and 16
 #             threads (bench/cpu_device/corpus/run.sh), CPUDEV_ROUNDS (3)
+#     newuser the five programs a new user wrote from the guide (bench/cpu_device/newuser) on the
+#             CPU device against their OpenMP twins at 1, 2 and 16 threads, CPUDEV_ROUNDS (3)
 #     lambda  BabelStream written with parallel_for/parallel_reduce, with OFFLOAD_KERNEL
 #             functions, and CUDA's (nvcc), alternately, LAMBDA_ROUNDS (5), 2^25 doubles
 #     lambdaports  the corpus's lambda ports (vector-add, matrix-rotate, nbody) and their kernel
@@ -87,6 +89,12 @@ if [ "${1:-}" = stage ]; then
   /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 "$root/bench/cuda/babelstream.cu" -o "$dir/lambda/babelstream-cuda"
   [ -d "$work/cpudev" ] || OFFLOAD_CXX=$oc bash "$root/bench/cpu_device/corpus/run.sh" stage "$work/cpudev"
   extra+=("$work/cpudev"/*.port)
+  # The new user's programs (issue 31): ports bundled, OpenMP twins static, in newuser.tar.xz.
+  [ -d "$work/newuser" ] || OFFLOAD_CXX=$oc bash "$root/bench/cpu_device/newuser/run.sh" stage "$work/newuser"
+  extra+=("$work/newuser"/*.port)
+  rm -rf "$work/newuser-pack" && mkdir -p "$work/newuser-pack/newuser"
+  cp "$work/newuser"/*.omp "$work/newuser/run.sh" "$work/newuser-pack/newuser/"
+  tar -C "$work/newuser-pack" -cf - newuser | xz -T2 -6 > "$dir/newuser.tar.xz"
   rm -rf "$work/cpudev-pack" && mkdir -p "$work/cpudev-pack/cpudev"
   cp "$work/cpudev"/*.omp "$root/bench/cpu_device/corpus/run.sh" "$work/cpudev-pack/cpudev/"
   tar -C "$work/cpudev-pack" -cf - cpudev | xz -T2 -6 > "$dir/cpudev.tar.xz"
@@ -147,6 +155,13 @@ for part in "$@"; do
     xz -dc "$dir/cpudev.tar.xz" | tar -C "$b" -xf -  # the OpenMP twins (static) and run.sh
     PREBUILT=$b/bundle/run THREADS=${CPUDEV_THREADS:-1 2 16} ROUNDS=${CPUDEV_ROUNDS:-3} BENCH_OUT=/tmp/cpudev-out \
       timeout "$limit" bash "$b/cpudev/run.sh" 2>&1 | tee "$log/cpudev-table.md"
+    ;;
+  newuser)
+    b=/tmp/offload-cxx-newuser
+    rm -rf "$b" && mkdir -p "$b" && xz -dc "$dir/bundle.tar.xz" | tar -C "$b" -xf -
+    xz -dc "$dir/newuser.tar.xz" | tar -C "$b" -xf -
+    PREBUILT=$b/bundle/run THREADS=${CPUDEV_THREADS:-1 2 16} ROUNDS=${CPUDEV_ROUNDS:-3} \
+      timeout "$limit" bash "$b/newuser/run.sh" 2>&1 | tee "$log/newuser-table.md"
     ;;
   lambda)
     b=/tmp/offload-cxx-lambda
