@@ -312,13 +312,20 @@ static bool mayHaveLambdaKernels(const std::string &Source) {
 
 /// The dependency files the host compiler writes for Args by itself, not through the -M
 /// options offload-cxx merges (DepFile.h): `-Wp,-MD,f` and `-Wp,-MMD,f`, and with no -M option
-/// DEPENDENCIES_OUTPUT's or SUNPRO_DEPENDENCIES' (its first word).
-static std::vector<std::string> depFilesGxxWrites(ArrayRef<std::string> Args) {
+/// DEPENDENCIES_OUTPUT's or SUNPRO_DEPENDENCIES' (its first word); with OwnMF, the command's
+/// -MF file too (no merge of offload-cxx's: compile-launcher).
+static std::vector<std::string> depFilesGxxWrites(ArrayRef<std::string> Args, bool OwnMF) {
   std::vector<std::string> Files;
   bool MOption = false;
-  for (StringRef A : Args) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
     if (A.starts_with("-M"))
       MOption = true;
+    // The command's own -MF (compile-launcher: CMake's `-MD -MT x.o -MF x.o.d`).
+    if (OwnMF && A == "-MF" && I + 1 < Args.size())
+      Files.push_back(Args[I + 1]);
+    else if (OwnMF && A.starts_with("-MF") && A.size() > 3)
+      Files.push_back(A.drop_front(3).str());
     if (!A.starts_with("-Wp,"))
       continue;
     SmallVector<StringRef> Pieces;
@@ -379,11 +386,13 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
       for (size_t I = 0; I < HostArgs.size(); ++I)  // the input, not -dumpbase's k.cpp
         if (HostArgs[I] == Source && (I == 0 || HostArgs[I - 1] != "-dumpbase"))
           HostArgs[I] = Rewrite;
-      HostArgs.insert(HostArgs.begin() + 1, {"-iquote", std::string(Folder)});
+      const size_t AfterCompiler = compilerWord(HostArgs) + 1;  // after `ccache g++`, not `ccache`
+      HostArgs.insert(HostArgs.begin() + AfterCompiler, {"-iquote", std::string(Folder)});
       // Its debug information names the user's file, not the rewrite (DW_AT_name).
       SmallString<256> Original(Source);
       sys::fs::make_absolute(Original);
-      HostArgs.insert(HostArgs.begin() + 1, "-fdebug-prefix-map=" + Rewrite + "=" + std::string(Original));
+      HostArgs.insert(HostArgs.begin() + AfterCompiler,
+                      "-fdebug-prefix-map=" + Rewrite + "=" + std::string(Original));
       Flags.insert(Flags.begin(), {"-iquote", std::string(Folder)});
     } else {
       LambdaDeps.clear();
@@ -394,7 +403,7 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   if (!Running)
     return Running.takeError();
   if (Compiled != Source)
-    Running->AfterSuccess = [Files = depFilesGxxWrites(HostArgs), Source, Compiled,
+    Running->AfterSuccess = [Files = depFilesGxxWrites(HostArgs, S.DepFlag.empty()), Source, Compiled,
                              TempDir = S.TempDir]() -> Error {
       for (const std::string &F : Files)
         if (Error E = retargetRewriteDepFile(F, Source, Compiled, TempDir))

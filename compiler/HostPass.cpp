@@ -425,6 +425,15 @@ bool isCxxSource(StringRef Path) {
          Ext == ".cp" || Ext == ".CPP";  // (g++'s and clang's C++ names, all of them)
 }
 
+size_t compilerWord(ArrayRef<std::string> Command) {
+  size_t I = 0;
+  while (I + 1 < Command.size() &&
+         llvm::is_contained({"ccache", "sccache", "distcc", "icecc", "buildcache"},
+                            sys::path::filename(Command[I])))
+    ++I;
+  return I;
+}
+
 bool isOtherHostSource(StringRef Path) {
   return llvm::is_contained({".c", ".i", ".ii", ".s", ".S", ".sx"}, sys::path::extension(Path));
 }

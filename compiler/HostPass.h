@@ -90,6 +90,10 @@ std::optional<std::string> fasterLinkerFlag(llvm::ArrayRef<std::string> UserLink
 
 /// Whether Path names a C++ source file (by its extension).
 bool isCxxSource(llvm::StringRef Path);
+
+/// The index in a compile command of the compiler itself: past the launchers CMake's
+/// CMAKE_CXX_COMPILER_LAUNCHER puts before it (ccache, sccache, distcc, icecc, buildcache).
+size_t compilerWord(llvm::ArrayRef<std::string> Command);
 /// Whether Path names a source of another kind g++ compiles (C, preprocessed, assembly: .c, .i,
 /// .ii, .s, .S, .sx): the host compiler's alone, no kernel in it.
 bool isOtherHostSource(llvm::StringRef Path);

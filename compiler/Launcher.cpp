@@ -164,8 +164,9 @@ int runCompileLauncher(const Layout &L) {
   if (!Archs)
     return failWith(Archs.takeError());
   S.Archs = std::move(*Archs);
-  S.GccHostCompiler = sys::path::filename((*Argv)[0]).find("clang") == StringRef::npos;
-  setGccHostCompiler((*Argv)[0]);
+  const std::string &Compiler = (*Argv)[compilerWord(*Argv)];  // (ccache g++: g++)
+  S.GccHostCompiler = sys::path::filename(Compiler).find("clang") == StringRef::npos;
+  setGccHostCompiler(Compiler);
   if (Error E = compileToObject(S, Source, MetadataFlags, *Argv, Object, Object,
                                 /*SkipWithoutKernels=*/true))
     return failWith(std::move(E));
