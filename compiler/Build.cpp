@@ -463,25 +463,6 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
                       std::move(DepFiles)};
 }
 
-/// Path, or the file a symbolic link at Path names (followed to the end; one that does not exist
-/// yet is made where the last link points, as open(2) makes it).
-static std::string throughSymlink(const std::string &Path) {
-  std::string At = Path;
-  for (int Hops = 0; Hops < 40 && sys::fs::is_symlink_file(At); ++Hops) {
-    char Target[4096];
-    const ssize_t N = ::readlink(At.c_str(), Target, sizeof Target - 1);
-    if (N <= 0)
-      break;
-    StringRef To(Target, static_cast<size_t>(N));
-    SmallString<256> Next;
-    if (sys::path::is_relative(To))
-      Next = sys::path::parent_path(At);
-    sys::path::append(Next, To);
-    At = std::string(Next);
-  }
-  return At;
-}
-
 Error compileToObject(const BuildSettings &S, const std::string &Source,
                       ArrayRef<std::string> MetadataFlags, ArrayRef<std::string> HostCompile,
                       const std::string &HostObject, const std::string &Object,

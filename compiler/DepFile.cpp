@@ -1,6 +1,8 @@
 // compiler/DepFile.cpp — see DepFile.h.
 #include "DepFile.h"
 
+#include "Subprocess.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -97,7 +99,7 @@ std::string depFileText(ArrayRef<std::string> Targets, ArrayRef<std::string> Dep
   return Text;
 }
 
-Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
+Error writeMergedDepFile(const std::string &PathAsGiven, ArrayRef<std::string> Targets,
                          ArrayRef<std::string> Inputs, bool Phony, StringRef SkipDir,
                          ArrayRef<std::string> Sources, ArrayRef<std::string> SkipFiles) {
   std::vector<std::string> Deps;
@@ -138,7 +140,9 @@ Error writeMergedDepFile(const std::string &Path, ArrayRef<std::string> Targets,
         Deps.push_back(std::move(D));
     }
   }
-  // Whole or not at all: a temporary beside it, renamed over it.
+  // Whole or not at all: a temporary beside it, renamed over it (over the file a symbolic
+  // link names: g++ writes through it).
+  const std::string Path = throughSymlink(PathAsGiven);
   SmallString<256> Temp;
   int FD = -1;
   StringRef Dir = sys::path::parent_path(Path);

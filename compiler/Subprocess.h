@@ -104,4 +104,8 @@ void handleEndingSignals();
 /// Path as a command's operand: "./-x.o" for "-x.o", which a tool would read as an option.
 std::string asOperand(llvm::StringRef Path);
 
+/// Path, or the file a symbolic link at Path names (followed to the end; one that does not exist
+/// yet is made where the last link points, as open(2) makes it): where g++ would write Path.
+std::string throughSymlink(const std::string &Path);
+
 } // namespace offload::compiler
