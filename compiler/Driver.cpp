@@ -305,8 +305,25 @@ std::vector<std::string> hostCommandAsWritten(const std::string &Name, ArrayRef<
   return Command;
 }
 
+/// A TMPDIR that is not a folder one can write (a finished batch job's, a file): the folder g++
+/// falls back to (libiberty's choose_tmpdir: TMP, TEMP, /tmp, /var/tmp, /usr/tmp), for our
+/// temporaries and the commands' alike (every compile failed with "No such file or directory",
+/// naming nothing: adversarial pass).
+static void chooseTmpDir() {
+  const char *Given = std::getenv("TMPDIR");
+  auto usable = [](const char *D) { return D && *D && sys::fs::is_directory(D) && ::access(D, W_OK | X_OK) == 0; };
+  if (!Given || usable(Given))
+    return;
+  for (const char *D : std::initializer_list<const char *>{std::getenv("TMP"), std::getenv("TEMP"), "/tmp", "/var/tmp", "/usr/tmp"})
+    if (usable(D)) {
+      ::setenv("TMPDIR", D, 1);
+      return;
+    }
+}
+
 int main(int argc, char **argv) {
   rememberStartingSignals();  // before LLVM's handlers (Subprocess.h)
+  chooseTmpDir();
   InitLLVM Init(argc, argv);
   // Response files (@file, as CMake and make write long command lines): expanded first, as g++
   // expands them, so that what they hold is read as the same words on the command line would be
