@@ -483,15 +483,22 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
       return createFileError(Object, EC);
     return Error::success();
   }
+  // An output that is a symbolic link is written through, as g++'s assembler writes it (the
+  // link was replaced by a file: adversarial pass).
+  const std::string Written = throughSymlink(Object);
+  // A folder the object cannot be written into: said first, in one line (it came after every
+  // compile, as llvm-objcopy's error and "'llvm-objcopy' failed": adversarial pass).
+  if (!S.Commands.DryRun) {
+    StringRef Folder = sys::path::parent_path(Written);
+    if (std::error_code EC = sys::fs::access(Folder.empty() ? "." : Folder, sys::fs::AccessMode::Write))
+      return createStringError(EC, "cannot write '%s': %s", Object.c_str(), EC.message().c_str());
+  }
   Expected<CompiledUnit> Unit =
       compileUnit(S, Source, MetadataFlags, HostCompile, HostObject, ObjectStem);
   if (!Unit)
     return Unit.takeError();
   if (Error E = finishCommand(Unit->HostCompile, S.Commands))
     return E;
-  // An output that is a symbolic link is written through, as g++'s assembler writes it (the
-  // link was replaced by a file: adversarial pass).
-  const std::string Written = throughSymlink(Object);
   if (DepFiles)
     DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());
   const Manifest &M = Unit->DeviceCode.Kernels;

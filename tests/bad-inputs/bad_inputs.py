@@ -189,6 +189,8 @@ CASES = [
          output="{work}/dzi"),
     Case("unwritable-output", "unwritable-output", "build",
          ["{driver}", FINE, "-o", "{work}/no-such-folder/a"]),
+    Case("compile-into-missing-folder", "unwritable-output", "build",
+         ["{driver}", "-c", FINE, "-o", "{work}/no-such-folder/a.o"]),
     Case("std-cxx17", "usage", "build", ["{driver}", "-std=c++17", FINE, "-o", "{work}/s17"],
          output="{work}/s17"),
     Case("output-is-a-folder", "unwritable-output", "build",
