@@ -342,7 +342,9 @@ class Gen:
                         close=[f"  }} while (++{lv} < (p0 % 3u) + 1u);", "}"], meets=any(s.meets for s in body))
         if op == "gstride":
             lv = self.fresh("i")
-            n = r.choice(["p1 % 2000u", "3u * offload::block_dim_x() + 5u", "gsize + 7u"])
+            # (the last: enough iterations for the CPU device's sweeps, at least 16 a work-item)
+            n = r.choice(["p1 % 2000u", "3u * offload::block_dim_x() + 5u", "gsize + 7u",
+                          "17u * gsize + p1 % 300u"])
             body = [s for s in (self.stmt(k, 0, False, loopvars + [lv]) for _ in range(r.randint(1, 3))) if s]
             rec = self.recurrence(vars, loopvars + [lv])
             if rec:

@@ -16,11 +16,13 @@
 // SAYS-DAG: kernel 'signed_sum' on the CPU device: work-item loops split at its barriers, in lockstep
 // SAYS-DAG: kernel 'two_values' on the CPU device: work-item loops split at its barriers, in lockstep
 // SAYS-DAG: kernel 'guarded' on the CPU device: work-item loops split at its barriers{{$}}
+// SAYS-DAG: kernel 'axpy_dot_free' on the CPU device: work-item loops split at its barriers, in lockstep
 // CHECK: dot: ok
 // CHECK: reversed: ok
 // CHECK: signed_sum: ok
 // CHECK: two_values: ok
 // CHECK: guarded: ok
+// CHECK: axpy_dot_free: ok
 // CHECK: all sweep checks passed
 #include <offload/offload.hpp>
 
@@ -97,6 +99,20 @@ OFFLOAD_KERNEL void guarded(std::span<const int> a, std::span<long long> out, in
   const long long sum = tree_sum(partial);
   if (offload::thread_id_x() == 0)
     out[offload::block_id_x()] = sum;
+}
+
+// No barrier at all, and the bound the fourth span's size (passed in memory: byval): swept all
+// the same (a new user's axpy over 32 workgroups ran 9x slower unswept), each work-item's sum
+// per work-item, from 0 to 40 iterations (fewer than 16 sweeps: each work-item's own loop).
+OFFLOAD_KERNEL void axpy_dot_free(double a, std::span<const double> x, std::span<const double> y,
+                                  std::span<const double> z, std::span<double> w, std::span<double> sums) {
+  const std::size_t n = w.size();
+  double acc = 0;
+  for (std::size_t i = offload::global_id_x(); i < n; i += std::size_t(offload::grid_dim_x()) * offload::block_dim_x()) {
+    w[i] = a * x[i] + y[i];
+    acc += w[i] * z[i];
+  }
+  sums[offload::global_id_x()] = acc;
 }
 
 int main() {
@@ -191,6 +207,28 @@ int main() {
     }());
     report("guarded", ok);
   }
+  report("axpy_dot_free", [&] {
+    bool good = true;
+    for (unsigned n : sizes)
+      for (unsigned groups : {1u, 3u, 40u}) {
+        const unsigned items = groups * 64;
+        std::vector<double> x(n), y(n), z(n), w(n, -1), sums(items, -1);
+        for (unsigned i = 0; i < n; ++i) {
+          x[i] = i % 9;
+          y[i] = i % 4;
+          z[i] = i % 3 + 1;
+        }
+        offload::launch(axpy_dot_free, {.workgroups = {groups}, .threads = {64}}, 2.0, std::span<const double>(x),
+                        std::span<const double>(y), std::span<const double>(z), std::span(w), std::span(sums));
+        for (unsigned t = 0; t < items; ++t) {
+          double want = 0;
+          for (unsigned i = t; i < n; i += items) want += (2 * x[i] + y[i]) * z[i];
+          good = good && sums[t] == want;
+        }
+        for (unsigned i = 0; i < n; ++i) good = good && w[i] == 2 * x[i] + y[i];
+      }
+    return good;
+  }());
   std::printf(all ? "all sweep checks passed\n" : "sweep checks FAILED\n");
   return all ? 0 : 1;
 }
