@@ -691,6 +691,21 @@ int main(int argc, char **argv) {
         // g++ compiles it as C++; clang, which compiles its kernels for the devices, as C.
         fail("'" + In + "' uses offload, and a file with kernels needs a C++ name (.cpp, .cc, "
              ".cxx, .C): rename it (g++ compiles a .c file as C++, the device compilers as C)");
+      else if (llvm::is_contained({".i", ".ii"}, sys::path::extension(In)) && mentions(In))
+        // Its kernels would reach no device (distcc's and icecream's -E, then the .ii: the
+        // program ran its kernels as anonymous host code, its lambdas as host loops).
+        fail("'" + In + "' is preprocessed and uses offload: a file's kernels are compiled from "
+             "its source, preprocessed again for each device; compile the source, not its "
+             "preprocessed output");
+      else if (Language == "c++" && !isCxxSource(In) && !isOtherHostSource(In) && mentions(In))
+        // -x c++ kernels.inc: the device compilers go by the name (a one-step link handed it
+        // to ld as a linker script).
+        fail("'" + In + "' uses offload, and a file with kernels needs a C++ name (.cpp, .cc, "
+             ".cxx, .C): rename it, or #include it from a .cpp file (-x c++ does not reach the "
+             "device compiles)");
+      else if (Language == "c++" && sys::path::extension(In) == ".c" && mentions(In))
+        fail("'" + In + "' uses offload, and a file with kernels needs a C++ name (.cpp, .cc, "
+             ".cxx, .C): rename it (-x c++ does not reach the device compiles, which read it as C)");
     if (CompileOnly && Inputs.size() > 1 && !Output.empty())
       fail("-o with -c names one object, but there are " + std::to_string(Inputs.size()) +
            " sources");
