@@ -14,6 +14,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -185,6 +186,10 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   // clang's front end only: the optimisation runs once the external definitions are prepared
   // (prepareForOptimisation says why).
   const std::string FrontEnd = Bitcode + ".front-end.bc";
+  // The build's temporary folder named nowhere in the object (debug information, __BASE_FILE__):
+  // the same command makes the same object, as g++'s (adversarial pass).
+  if (StringRef Folder = sys::path::parent_path(Source); !Folder.empty())
+    Compile.push_back("-ffile-prefix-map=" + Folder.str() + "/=");
   Compile.insert(Compile.end(), {"-Xclang", "-disable-llvm-passes", Source, "-o", FrontEnd});
   if (Error E = runCommand(Compile, O.Commands))
     return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",
@@ -212,6 +217,8 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
     return Mod.takeError();
   if (Error E = reduceToEntries(**Mod, Defs))
     return E;
+  (*Mod)->setSourceFileName(sys::path::filename((*Mod)->getSourceFileName()));  // (no temporary folder)
+  (*Mod)->setModuleIdentifier(sys::path::filename((*Mod)->getModuleIdentifier()));
   if (Error E = writeBitcode(**Mod, Bitcode))
     return E;
   return Bitcode;

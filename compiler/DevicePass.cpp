@@ -112,6 +112,8 @@ Error exposeEntries(StringRef BitcodePath, const Manifest &M) {
     F->setVisibility(GlobalValue::ProtectedVisibility);
     F->setLinkage(GlobalValue::WeakODRLinkage);
   }
+  (*Mod)->setSourceFileName(sys::path::filename((*Mod)->getSourceFileName()));  // (no temporary folder)
+  (*Mod)->setModuleIdentifier(sys::path::filename((*Mod)->getModuleIdentifier()));
   return writeBitcode(**Mod, BitcodePath);
 }
 
@@ -172,6 +174,10 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
   Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());  // -Xoffload-device
   if (!O.DepFlag.empty())
     Compile.insert(Compile.end(), {O.DepFlag, "-MF", Bitcode + ".d"});
+  // The build's temporary folder named nowhere in the object (the line tables' file names): the
+  // same command makes the same object, as g++'s (adversarial pass).
+  if (StringRef Folder = sys::path::parent_path(Source); !Folder.empty())
+    Compile.push_back("-ffile-prefix-map=" + Folder.str() + "/=");
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   if (std::optional<std::vector<std::string>> Frontend = deviceFrontendJob(Compile))
     Compile = std::move(*Frontend);  // the device job alone: no host pre-pass
