@@ -7,8 +7,9 @@
 # times (3) at each count of THREADS ("1 2"; OFFLOAD_CPU_THREADS and OMP_NUM_THREADS) and prints
 # the medians and the ratio OpenMP ms / CPU-device ms (above 1: the CPU device is faster).
 #   OFFLOAD_CXX=build/bin/offload-cxx THREADS="1 2 16" bash bench/cpu_device/newuser/run.sh
-#   bash run.sh stage DIR           here: DIR/NAME.port (--offload-arch=host), DIR/NAME.omp (static)
-#   PREBUILT=LAUNCHER bash DIR/run.sh   on a node that cannot build: runs `LAUNCHER NAME.port`
+#   bash run.sh stage DIR           here: DIR/nu-NAME.port (--offload-arch=host), DIR/nu-NAME.omp
+#                                   (static; `nu-`: the corpus has a scan and a softmax too)
+#   PREBUILT=LAUNCHER bash DIR/run.sh   on a node that cannot build: runs `LAUNCHER nu-NAME.port`
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cxx=${OFFLOAD_CXX:-$here/../../../build/bin/offload-cxx}
@@ -16,8 +17,8 @@ names="stencil histogram softmax axpydot scan"
 if [[ ${1:-} == stage ]]; then
   dir=${2:?run.sh stage DIR}; mkdir -p "$dir"
   for n in $names; do
-    "$cxx" -O3 --offload-arch=host "$here/$n/port.cpp" -o "$dir/$n.port" || exit 1
-    g++ -O3 -fopenmp -static "$here/$n/omp.cpp" -o "$dir/$n.omp" || exit 1
+    "$cxx" -O3 --offload-arch=host "$here/$n/port.cpp" -o "$dir/nu-$n.port" || exit 1
+    g++ -O3 -fopenmp -static "$here/$n/omp.cpp" -o "$dir/nu-$n.omp" || exit 1
   done
   cp "$0" "$dir/run.sh"
   exit 0
@@ -25,12 +26,12 @@ fi
 out=${BENCH_OUT:-$(mktemp -d)}
 if [ -z "${PREBUILT:-}" ]; then
   for n in $names; do
-    "$cxx" -O3 --offload-arch=host "$here/$n/port.cpp" -o "$out/$n.port" || exit 1
-    g++ -O3 -fopenmp "$here/$n/omp.cpp" -o "$out/$n.omp" || exit 1
+    "$cxx" -O3 --offload-arch=host "$here/$n/port.cpp" -o "$out/nu-$n.port" || exit 1
+    g++ -O3 -fopenmp "$here/$n/omp.cpp" -o "$out/nu-$n.omp" || exit 1
   done
-  port() { "$out/$1.port"; }
+  port() { "$out/nu-$1.port"; }
 else
-  port() { "$PREBUILT" "$1.port"; }
+  port() { "$PREBUILT" "nu-$1.port"; }
 fi
 omp=${PREBUILT:+$here}
 omp=${omp:-$out}
@@ -45,7 +46,7 @@ for t in ${THREADS:-1 2}; do
       o=$(OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=$t port "$n" 2>&1)
       grep -q '^CHECK ok' <<<"$o" || { echo "$n (port, $t threads): $(tail -2 <<<"$o")"; fail=1; }
       dev+=("$(awk -v n="$n" '$1 == n && $3 == "ms" {print $2}' <<<"$o")")
-      o=$(OMP_NUM_THREADS=$t "$omp/$n.omp" 2>&1)
+      o=$(OMP_NUM_THREADS=$t "$omp/nu-$n.omp" 2>&1)
       grep -q '^CHECK ok' <<<"$o" || { echo "$n (omp, $t threads): $(tail -2 <<<"$o")"; fail=1; }
       ref+=("$(awk -v n="$n" '$1 == n && $3 == "ms" {print $2}' <<<"$o")")
     done
