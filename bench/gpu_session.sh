@@ -121,7 +121,7 @@ if [ "${1:-}" = stage ]; then
     stub_unused_libraries "$work/bundle/lib"
     tar -C "$work" -cf - bundle | xz -T2 -6 > "$dir/bundle.tar.xz"
   fi
-  cp "$0" "$dir/gpu_session.sh"
+  cp "$root/bench/gpu_session.sh" "$dir/gpu_session.sh"
   du -sh --apparent-size "$dir"
   exit 0
 fi
