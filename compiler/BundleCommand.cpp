@@ -33,6 +33,8 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 
+#include <sys/stat.h>
+
 using namespace llvm;
 
 namespace offload::compiler {
@@ -256,24 +258,29 @@ Error makeBundle(const Layout &L) {
   handleEndingSignals();  // (LLVM may have installed its handlers again)
   size_t Libraries = 0;
   Error Filled = fillBundle(L, StagePath, Libraries);
-  // What the user put in the old bundle (data, notes) goes into the new one: its marker lists
-  // what offload-cxx wrote (BundleUserFiles.h).
   if (!Filled)
     Filled = recordBundleContents(StagePath, StringRef(BundleMarker).drop_front());
+  // A bundle made before is brought up to date in place: what the user put in it (data, notes,
+  // a running job's log) stays as it is; its marker lists what offload-cxx wrote
+  // (BundleUserFiles.h).
   if (!Filled && sys::fs::exists(Dest))
-    Filled = carryUserFiles(Dest, StagePath, StringRef(BundleMarker).drop_front());
+    Filled = updateBundleInPlace(Dest, StagePath, StringRef(BundleMarker).drop_front());
   if (Filled) {
     sys::fs::remove_directories(StagePath);
     return Filled;
   }
-  if (sys::fs::exists(Dest))
-    if (std::error_code EC = sys::fs::remove_directories(Dest)) {
-      sys::fs::remove_directories(StagePath);
-      return createStringError(EC, "cannot replace the bundle '%s'", Dest.c_str());
-    }
-  if (std::error_code EC = sys::fs::rename(StagePath, Dest)) {
+  if (sys::fs::exists(Dest)) {
     sys::fs::remove_directories(StagePath);
-    return createStringError(EC, "cannot move the bundle into '%s'", Dest.c_str());
+  } else {
+    // A new bundle's folder as mkdir makes one (0777 less the umask: another user of a shared
+    // project folder can run it, as g++'s programs; it was 0700, then 0750).
+    const mode_t Mask = ::umask(0);
+    ::umask(Mask);
+    sys::fs::setPermissions(StagePath, static_cast<sys::fs::perms>(0777 & ~Mask));
+    if (std::error_code EC = sys::fs::rename(StagePath, Dest)) {
+      sys::fs::remove_directories(StagePath);
+      return createStringError(EC, "cannot move the bundle into '%s'", Dest.c_str());
+    }
   }
   InterruptedBundle.Stage.clear();
   outs() << "offload-cxx bundle: " << BundlePrograms.size() << " program"
@@ -287,7 +294,7 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
   if (Error E = writeText(Dir + BundleMarker, "made by offload-cxx bundle\n", Readable))
     return E;
   for (const char *Sub : {"/bin", "/lib/offload-cxx"})
-    if (std::error_code EC = sys::fs::create_directories(Dir + Sub))
+    if (std::error_code EC = sys::fs::create_directories(Dir + Sub, true, sys::fs::all_all))  // (less the umask)
       return createStringError(EC, "cannot create '%s%s'", Dir.c_str(), Sub);
   SmallString<128> Temp;
   if (std::error_code EC = sys::fs::createUniqueDirectory("offload-cxx-bundle", Temp))

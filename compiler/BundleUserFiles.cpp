@@ -7,6 +7,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <unistd.h>
 
@@ -49,43 +50,7 @@ Error recordBundleContents(const std::string &Dir, StringRef Marker) {
   return Error::success();
 }
 
-/// To gets From's permissions and modification time (a user's data keeps its dates).
-static Error keepMetadata(const std::string &From, const std::string &To) {
-  sys::fs::file_status Status;
-  if (sys::fs::status(From, Status))
-    return Error::success();
-  sys::fs::setPermissions(To, Status.permissions());
-  int FD;
-  if (sys::fs::openFileForWrite(To, FD, sys::fs::CD_OpenExisting, sys::fs::OF_None))
-    return Error::success();  // a read-only folder: its mode is what counts
-  sys::fs::setLastAccessAndModificationTime(FD, Status.getLastAccessedTime(),
-                                            Status.getLastModificationTime());
-  ::close(FD);
-  return Error::success();
-}
-
-/// Copies one entry (file, symbolic link, empty folder) from From to To, its folders made.
-static Error copyEntry(const std::string &From, const std::string &To, bool Folder) {
-  if (std::error_code EC = sys::fs::create_directories(Folder ? To : sys::path::parent_path(To)))
-    return createFileError(To, EC);
-  if (Folder)
-    return Error::success();
-  if (sys::fs::is_symlink_file(From)) {
-    char Target[4096];
-    const ssize_t Length = ::readlink(From.c_str(), Target, sizeof Target - 1);
-    if (Length < 0)
-      return createFileError(From, std::error_code(errno, std::generic_category()));
-    Target[Length] = '\0';
-    if (std::error_code EC = sys::fs::create_link(Target, To))
-      return createFileError(To, EC);
-    return Error::success();
-  }
-  if (std::error_code EC = sys::fs::copy_file(From, To))
-    return createFileError(To, EC);
-  return keepMetadata(From, To);
-}
-
-Error carryUserFiles(const std::string &Old, const std::string &Stage, StringRef Marker) {
+Error updateBundleInPlace(const std::string &Old, const std::string &Stage, StringRef Marker) {
   StringSet<> Made;
   bool Listed = false;
   if (auto Text = MemoryBuffer::getFile(Old + "/" + Marker.str())) {
@@ -97,17 +62,17 @@ Error carryUserFiles(const std::string &Old, const std::string &Stage, StringRef
       else
         Made.insert(Line);
   }
-  std::vector<std::pair<std::string, bool>> Carry;
+  auto ours = [&](StringRef Entry) {
+    return Listed ? Made.contains(Entry)
+                  : Entry.starts_with("bin/") || Entry.starts_with("lib/") ||
+                        sys::fs::exists(Stage + "/" + Entry.str());
+  };
+  // First every check, so that a refusal changes nothing: a user's entry (or a folder it is in)
+  // where the new bundle writes a file.
   for (const std::string &Entry : entriesUnder(Old)) {
-    if (Entry == Marker)
+    if (Entry == Marker || ours(Entry))
       continue;
     const bool Folder = StringRef(Entry).ends_with("/");
-    const std::string New = Stage + "/" + Entry;
-    if (Listed ? Made.contains(Entry)
-               : StringRef(Entry).starts_with("bin/") || StringRef(Entry).starts_with("lib/") ||
-                     sys::fs::exists(New))
-      continue;
-    // The entry, or a folder it is in, where the new bundle writes a file.
     StringRef Prefix = StringRef(Entry).rtrim('/');
     for (StringRef Path = Prefix; !Path.empty(); Path = sys::path::parent_path(Path, sys::path::Style::posix)) {
       const std::string At = Stage + "/" + Path.str();
@@ -118,32 +83,40 @@ Error carryUserFiles(const std::string &Old, const std::string &Stage, StringRef
                                  "bundle writes that path: move it out of the bundle first",
                                  Old.c_str(), Path.str().c_str());
     }
-    sys::fs::file_status Status;
-    if (!Folder && !sys::fs::status(Old + "/" + Entry, Status, /*follow=*/false) &&
-        Status.type() != sys::fs::file_type::regular_file &&
-        Status.type() != sys::fs::file_type::symlink_file)
-      return createStringError(inconvertibleErrorCode(),
-                               "'%s/%s' is not a file, a link or a folder (a pipe, a socket or a "
-                               "device) and cannot be carried into the new bundle: move it out "
-                               "of the bundle first",
-                               Old.c_str(), Entry.c_str());
-    Carry.emplace_back(Entry, Folder);
   }
-  for (const auto &[Entry, Folder] : Carry)
-    if (Error E = copyEntry(Old + "/" + Entry, Stage + "/" + Entry, Folder))
-      return E;
-  // The folders the user made (and the bundle's own) keep their modes, deepest first.
-  std::vector<std::string> Folders;
-  std::error_code EC;
-  for (sys::fs::recursive_directory_iterator It(Old, EC, /*follow_symlinks=*/false), End;
-       It != End && !EC; It.increment(EC))
-    if (It->type() == sys::fs::file_type::directory_file)
-      Folders.push_back(It->path().substr(Old.size()));
-  Folders.push_back("");
-  for (auto It = Folders.rbegin(); It != Folders.rend(); ++It)
-    if (sys::fs::is_directory(Stage + *It))
-      if (Error E = keepMetadata(Old + *It, Stage + *It))
-        return E;
+  // Then offload-cxx's new files move in, each replacing its old one at once (a program running
+  // from the bundle keeps the file it started from); the user's stay as they are — the same
+  // files, open descriptors and hard links included (a job's log written during a rebuild lost
+  // its lines when the folder was replaced by a copy: adversarial pass).
+  StringSet<> New;
+  std::vector<std::string> Entries = entriesUnder(Stage);
+  std::stable_partition(Entries.begin(), Entries.end(), [&](const std::string &E) { return E != Marker; });
+  for (const std::string &Entry : Entries) {
+    New.insert(Entry);
+    const std::string To = Old + "/" + Entry;
+    if (StringRef(Entry).ends_with("/")) {
+      if (std::error_code EC = sys::fs::create_directories(To, true, sys::fs::all_all))
+        return createFileError(To, EC);
+      continue;
+    }
+    if (std::error_code EC = sys::fs::create_directories(sys::path::parent_path(To), true, sys::fs::all_all))
+      return createFileError(To, EC);
+    if (sys::fs::is_directory(To) && !sys::fs::is_symlink_file(To))  // (an old folder of ours)
+      sys::fs::remove_directories(To);
+    if (std::error_code EC = sys::fs::rename(Stage + "/" + Entry, To))
+      return createFileError(To, EC);
+  }
+  // What offload-cxx wrote before and writes no more goes (files, then folders left empty).
+  std::vector<std::string> Gone;
+  for (const std::string &Entry : entriesUnder(Old))
+    if (Entry != Marker && !New.contains(Entry) && ours(Entry))
+      Gone.push_back(Entry);
+  for (auto It = Gone.rbegin(); It != Gone.rend(); ++It)
+    if (!StringRef(*It).ends_with("/"))
+      sys::fs::remove(Old + "/" + *It);
+  for (const char *Folder : {"bin", "lib/offload-cxx", "lib"})
+    if (!New.contains(std::string(Folder) + "/"))
+      sys::fs::remove(Old + "/" + Folder);  // (only if empty)
   return Error::success();
 }
 
