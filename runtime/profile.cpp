@@ -17,6 +17,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+
+#include <pthread.h>
 #include <tuple>
 #include <unordered_set>
 
@@ -168,17 +170,29 @@ struct state {
 /// still report at exit. Null until then.
 state *made_state = nullptr;
 
+state *new_state() {
+  auto *made = new state;
+  const settings &set = current_settings();
+  made->trace_path = set.trace_path;
+  made->trace = !set.trace_path.empty();
+  made->profile = set.profile;
+  return made;
+}
+
 state &the_state() {
-  static state *s = [] {
-    auto *made = new state;
-    const settings &set = current_settings();
-    made->trace_path = set.trace_path;
-    made->trace = !set.trace_path.empty();
-    made->profile = set.profile;
-    made_state = made;
-    return made;
+  static const bool made = [] {
+    made_state = new_state();
+    // A child of fork() starts with an empty table and trace of its own, as gcc's -fprofile-arcs
+    // counters do: it reported its parent's launches as its own, counted twice across the two
+    // processes (adversarial pass). The parent's state is left to the child unused (its lock
+    // may be held by the forking thread: taken before the fork, so that no other thread is
+    // inside it).
+    pthread_atfork([] { made_state->lock.lock(); }, [] { made_state->lock.unlock(); },
+                   [] { made_state = new_state(); });
+    return true;
   }();
-  return *s;
+  (void)made;
+  return *made_state;
 }
 
 void read_devices_at_exit();
