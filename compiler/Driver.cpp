@@ -365,7 +365,15 @@ int main(int argc, char **argv) {
     return It != Registered.end() && llvm::is_contained(It->second->Categories, &Category);
   });
   cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter([](raw_ostream &OS) { OS << "offload-cxx " OFFLOAD_CXX_VERSION " (LLVM 22)\n"; });
+  // Then the host compiler's own words, as a drop-in g++ must say them: Meson tells GCC by
+  // "Free Software Foundation" in `--version` (CXX=offload-cxx meson found no known compiler).
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "offload-cxx " OFFLOAD_CXX_VERSION " (LLVM 22), with the host compiler:\n";
+    OS.flush();
+    const std::string Host = HostCompiler.empty() ? "g++" : HostCompiler.getValue();
+    if (ErrorOr<std::string> Path = sys::findProgramByName(Host))
+      sys::ExecuteAndWait(*Path, {*Path, "--version"});
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "offload-cxx: GPU offloading for C++\n\n"
