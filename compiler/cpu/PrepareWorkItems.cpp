@@ -161,6 +161,8 @@ void WorkItemLoops::tidy() {
     I->eraseFromParent();
 }
 
+static bool isCurrentItemAddress(const Value *V);
+
 /// Thread-local addresses, and constant offsets from them, are computed where they are used:
 /// never values that live across a barrier, and loads of the work-item's index stay
 /// recognisable (useCounters).
@@ -175,10 +177,12 @@ void WorkItemLoops::copyThreadLocalAddressesToUses() {
       auto *User = cast<Instruction>(U.getUser());
       if (isAddressOfThreadLocal(User))
         continue;
-      // A thread-local's address that is stored, merged or passed on: the runtime's
-      // thread-local then holds the index too (it may be read through it).
+      // The work-item's thread-local's address stored, merged or passed on: the runtime's
+      // thread-local then holds the index too (it may be read through it). Not another
+      // thread-local's (offload::shared's storage, whose address a select or a phi merges: a
+      // new user's tiled stencil stored the index there for every work-item, 5x OpenMP's time).
       if (!isa<LoadInst>(User) && !(isa<StoreInst>(User) && U.getOperandNo() == 1) &&
-          !isa<GetElementPtrInst>(User))
+          !isa<GetElementPtrInst>(User) && isCurrentItemAddress(I))
         IdsEscape = true;
       if (auto *P = dyn_cast<PHINode>(User)) {
         Instruction *&Copy = AtEnd[{P, P->getIncomingBlock(U)}];
@@ -202,6 +206,19 @@ void WorkItemLoops::copyThreadLocalAddressesToUses() {
 }
 
 /// llvm.threadlocal.address, or a constant offset (GEP, cast) from one.
+/// Whether V, an address of a thread-local (isAddressOfThreadLocal), is one in current_cpu_item.
+static bool isCurrentItemAddress(const Value *V) {
+  while (const auto *I = dyn_cast<Instruction>(V)) {
+    if (const auto *II = dyn_cast<IntrinsicInst>(I))
+      return II->getIntrinsicID() == Intrinsic::threadlocal_address &&
+             II->getArgOperand(0)->getName() == CurrentItemName;
+    if (!(isa<GetElementPtrInst>(I) || isa<CastInst>(I)))
+      return true;  // (not expected: counted as the item's, as before)
+    V = I->getOperand(0);
+  }
+  return true;
+}
+
 bool WorkItemLoops::isAddressOfThreadLocal(const Value *V) {
   if (const auto *II = dyn_cast<IntrinsicInst>(V))
     return II->getIntrinsicID() == Intrinsic::threadlocal_address;
