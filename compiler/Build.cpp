@@ -20,8 +20,6 @@
 #include <chrono>
 #include <cstdlib>
 
-#include <unistd.h>
-
 using namespace llvm;
 
 namespace offload::compiler {
@@ -330,9 +328,9 @@ static std::vector<std::string> depFilesGxxWrites(ArrayRef<std::string> Args, bo
       continue;
     SmallVector<StringRef> Pieces;
     A.drop_front(4).split(Pieces, ',');
-    for (size_t I = 0; I + 1 < Pieces.size(); ++I)
-      if (Pieces[I] == "-MD" || Pieces[I] == "-MMD")
-        Files.push_back(Pieces[I + 1].str());
+    for (size_t J = 0; J + 1 < Pieces.size(); ++J)
+      if (Pieces[J] == "-MD" || Pieces[J] == "-MMD")
+        Files.push_back(Pieces[J + 1].str());
     MOption = MOption || llvm::any_of(Pieces, [](StringRef P) { return P.starts_with("-M"); });
   }
   if (!MOption)
