@@ -391,6 +391,10 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
       sys::fs::make_absolute(Original);
       HostArgs.insert(HostArgs.begin() + AfterCompiler,
                       "-fdebug-prefix-map=" + Rewrite + "=" + std::string(Original));
+      // __BASE_FILE__ (and __FILE__ in an `#include __BASE_FILE__`) names the user's file as the
+      // command spells it, not the rewrite; last, so that no map of the user's takes it first.
+      if (!StringRef(Source).contains('='))
+        HostArgs.push_back("-fmacro-prefix-map=" + Rewrite + "=" + Source);
       Flags.insert(Flags.begin(), {"-iquote", std::string(Folder)});
     } else {
       LambdaDeps.clear();
@@ -440,11 +444,12 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
     return Fail(Tools.takeError());
-  Expected<DeviceImageFile> DeviceCode =
-      compileDeviceCode(*M, *Tools, deviceOptions(S, TempStem));
+  DevicePassOptions DeviceOptions = deviceOptions(S, TempStem);
+  DeviceOptions.SourceAsSpelled = Source;  // __FILE__ as g++'s
+  Expected<DeviceImageFile> DeviceCode = compileDeviceCode(*M, *Tools, DeviceOptions);
   if (!DeviceCode && S.AsWritten) {  // as written it compiled: it simply offers nothing
     consumeError(DeviceCode.takeError());
-    DeviceCode = compileDeviceCode(Manifest{}, *Tools, deviceOptions(S, TempStem));
+    DeviceCode = compileDeviceCode(Manifest{}, *Tools, DeviceOptions);
   }
   if (!DeviceCode)
     return Fail(DeviceCode.takeError());

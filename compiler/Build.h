@@ -155,11 +155,13 @@ llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,
 /// the device code of the other inputs (objects, static libraries) and of Archives (the static
 /// libraries -l names) read from their sections, all of it linked per architecture
 /// (linkDeviceCode), then the host link with the registration. One source alone is the
-/// one-unit case of the same steps.
+/// one-unit case of the same steps. DepFiles: each compiled source with its compiles'
+/// dependency files (DepFile.h merges them).
+using SourceDepFiles = std::vector<std::pair<std::string, std::vector<std::string>>>;
 llvm::Error buildProgram(const BuildSettings &S, llvm::ArrayRef<std::string> Inputs,
                          llvm::ArrayRef<std::string> Archives,
                          llvm::ArrayRef<std::string> MetadataFlags, const HostPassOptions &Host,
-                         const std::string &Output, std::vector<std::string> *DepFiles = nullptr);
+                         const std::string &Output, SourceDepFiles *DepFiles = nullptr);
 
 /// Prints "offload-cxx: <what> took N ms" under -v when it goes out of scope.
 struct Timer {

@@ -64,7 +64,7 @@ static Expected<bool> compileAsWrittenReachesOffload(ArrayRef<std::string> Comma
 Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
                    ArrayRef<std::string> Archives, ArrayRef<std::string> MetadataFlags,
                    const HostPassOptions &Host, const std::string &Output,
-                   std::vector<std::string> *DepFiles) {
+                   SourceDepFiles *DepFiles) {
   // One source alone: its temporaries are named after the program (--save-temps keeps
   // prog.sm_90.ptx); with several inputs, after each source and `<program>.linked`.
   const bool OneSource = Inputs.size() == 1 && isCxxSource(Inputs[0]);
@@ -173,7 +173,7 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     }
     HostCompile = std::move(Unit->HostCompile);
     if (DepFiles)
-      DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());
+      DepFiles->push_back({In, Unit->DepFiles});
     HostObjects.push_back(Unit->HostObject);
     ObjectSources.push_back({Unit->HostObject, In});
     Units.push_back(std::move(Unit->DeviceCode));

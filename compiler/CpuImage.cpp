@@ -190,6 +190,8 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   // the same command makes the same object, as g++'s (adversarial pass).
   if (StringRef Folder = sys::path::parent_path(Source); !Folder.empty())
     Compile.push_back("-ffile-prefix-map=" + Folder.str() + "/=");
+  for (std::string &Map : sourceNameMaps(M, Source, O))  // __FILE__ as g++'s (assert messages)
+    Compile.push_back(std::move(Map));
   Compile.insert(Compile.end(), {"-Xclang", "-disable-llvm-passes", Source, "-o", FrontEnd});
   if (Error E = runCommand(Compile, O.Commands))
     return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",

@@ -132,6 +132,20 @@ std::vector<std::string> unoptimisedMacros(const DevicePassOptions &O) {
   return {"-U__OPTIMIZE__", "-D__NO_INLINE__=1"};
 }
 
+std::vector<std::string> sourceNameMaps(const Manifest &M, StringRef Wrapper,
+                                        const DevicePassOptions &O) {
+  std::vector<std::string> Flags;
+  const StringRef Spelled = O.SourceAsSpelled;
+  if (Spelled.empty() || Spelled.contains('='))
+    return Flags;
+  // clang takes the longest matching prefix first: these whole names win over the temporary
+  // folder's -ffile-prefix-map.
+  for (StringRef From : {StringRef(M.Source), Wrapper})
+    if (!From.empty() && From != Spelled && !From.contains('='))
+      Flags.push_back(("-fmacro-prefix-map=" + From + "=" + Spelled).str());
+  return Flags;
+}
+
 Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &SourceText,
                                           StringRef Stem, const OffloadArch &Arch,
                                           const Toolchain &Tools, const DevicePassOptions &O) {
@@ -178,6 +192,8 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
   // same command makes the same object, as g++'s (adversarial pass).
   if (StringRef Folder = sys::path::parent_path(Source); !Folder.empty())
     Compile.push_back("-ffile-prefix-map=" + Folder.str() + "/=");
+  for (std::string &Map : sourceNameMaps(M, Source, O))
+    Compile.push_back(std::move(Map));
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   if (std::optional<std::vector<std::string>> Frontend = deviceFrontendJob(Compile))
     Compile = std::move(*Frontend);  // the device job alone: no host pre-pass

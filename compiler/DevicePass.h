@@ -56,6 +56,10 @@ struct DevicePassOptions {
   /// The name -v gives each kernel of the CPU image ("lambda at f.cpp:12" for a lambda kernel),
   /// by its CPU entry (cpuEntryName); others are named by their demangled symbol.
   std::map<std::string, std::string> KernelNames;
+  /// The source as the command line spells it (`k.cpp`, `src/k.cpp`): the device compiles,
+  /// which include it by its absolute path, give __FILE__ and __BASE_FILE__ this name, as g++
+  /// gives them (empty: not known, at the link).
+  std::string SourceAsSpelled;
   bool CpuImage = true;            ///< for "host": build the CPU image (else the CPU device
                                    ///< runs the host compiler's kernels work-item by work-item)
   bool CpuImageForBarriers = false;  ///< for "host": build it anyway for a file with a kernel
@@ -68,6 +72,11 @@ std::string generateDeviceSource(const Manifest &M);
 /// The flags that give an optimised device compile g++'s macros at -O0 (when
 /// O.UserUnoptimised), else none.
 std::vector<std::string> unoptimisedMacros(const DevicePassOptions &O);
+
+/// -fmacro-prefix-map flags that make __FILE__ of M's source and __BASE_FILE__ of the generated
+/// file Wrapper that includes it the name O.SourceAsSpelled (none where that is not known).
+std::vector<std::string> sourceNameMaps(const Manifest &M, llvm::StringRef Wrapper,
+                                        const DevicePassOptions &O);
 
 /// Writes M as bitcode to Path.
 llvm::Error writeBitcode(const llvm::Module &M, llvm::StringRef Path);

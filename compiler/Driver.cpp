@@ -816,8 +816,9 @@ int main(int argc, char **argv) {
   // The dependency file of Target (an object, or a program): as g++ names it (-MF, else the
   // target with .d for its extension) and for the targets it names (-MT/-MQ, else Target).
   auto writeDepFile = [&](const std::vector<std::string> &DepFiles, const std::string &Target,
-                          const std::string &SkipDir, std::vector<std::string> Sources = {}) {
-    SmallString<256> Path(User.Deps.File);
+                          const std::string &SkipDir, std::vector<std::string> Sources = {},
+                          const std::string &DefaultPath = "") {
+    SmallString<256> Path(User.Deps.File.empty() ? DefaultPath : User.Deps.File);
     if (Path.empty()) {
       Path = Target;
       sys::path::replace_extension(Path, ".d");
@@ -1127,10 +1128,25 @@ int main(int argc, char **argv) {
         break;
       }
     }
-  std::vector<std::string> DepFiles;
+  SourceDepFiles DepFiles;
   check(buildProgram(S, std::vector<std::string>(Inputs.begin(), Inputs.end()), Archives, Flags,
                      hostOptions(), Output, &DepFiles));
-  if (User.Deps.Enabled && !DryRun)
-    writeDepFile(DepFiles, Output, std::string(TempDir));
+  if (User.Deps.Enabled && !DryRun) {
+    if (!OutputNamed && User.Deps.File.empty()) {
+      // No -o, no -MF: g++ writes each source's rule beside a.out, as `a-<stem>.d` for the
+      // target `<stem>.o` (the object it would have named).
+      for (const auto &[Source, Files] : DepFiles) {
+        const std::string Stem = sys::path::stem(Source).str();
+        writeDepFile(Files, Stem + ".o", std::string(TempDir), {Source}, "a-" + Stem + ".d");
+      }
+    } else {
+      // One rule for the program, every source's prerequisites (g++ keeps only the last
+      // source's: a make that reads it misses a change to the others').
+      std::vector<std::string> All;
+      for (const auto &Unit : DepFiles)
+        All.insert(All.end(), Unit.second.begin(), Unit.second.end());
+      writeDepFile(All, Output, std::string(TempDir));
+    }
+  }
   return 0;
 }

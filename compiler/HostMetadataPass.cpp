@@ -477,6 +477,7 @@ struct PassState {
   bool ChecksRan = false;
   std::string RewriteLambdasTo;  ///< HostMetadataOptions'
   std::string Salt;              ///< the compile's flags (rewriteLambdaSites)
+  std::string ShownName;         ///< the source as the command line spells it (rewriteLambdaSites)
   std::string OffloadIncludeDir; ///< (its headers are not the project's)
   bool Rewritten = false;
 };
@@ -489,7 +490,7 @@ public:
       return;
     State.ChecksRan = true;
     if (!State.RewriteLambdasTo.empty()) {
-      std::optional<std::string> Text = rewriteLambdaSites(Ctx, State.Salt);
+      std::optional<std::string> Text = rewriteLambdaSites(Ctx, State.Salt, State.ShownName);
       if (Ctx.getDiagnostics().hasErrorOccurred())
         return;
       if (Text) {
@@ -596,6 +597,7 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
     State.GccSymbols = Options.GccSymbols;
     State.OffloadIncludeDir = Options.OffloadIncludeDir;
     State.RewriteLambdasTo = Options.RewriteLambdasTo;
+    State.ShownName = Options.Source;
     for (const std::string &A : Options.CompileArgs)
       State.Salt += A + "\n";
     struct Factory : tooling::FrontendActionFactory {

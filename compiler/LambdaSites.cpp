@@ -82,9 +82,9 @@ private:
 
 class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
 public:
-  SiteFinder(ASTContext &Ctx, StringRef Salt)
+  SiteFinder(ASTContext &Ctx, StringRef Salt, StringRef ShownName)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()),
-        R(SM, Ctx.getLangOpts()), Salt(Salt) {}
+        R(SM, Ctx.getLangOpts()), Salt(Salt), ShownName(ShownName) {}
 
   // Each lambda is rewritten once, in the text: templates are visited as written.
   bool shouldVisitTemplateInstantiations() const { return false; }
@@ -125,7 +125,7 @@ public:
       return std::nullopt;
     std::string Text;
     raw_string_ostream OS(Text);
-    OS << "#line 1 \"" << escaped(mainFileName()) << "\"\n";
+    OS << "#line 1 \"" << escaped(shownName()) << "\"\n";
     Buffer->write(OS);
     return Text;
   }
@@ -143,6 +143,23 @@ private:
       Out += C;
     }
     return Out;
+  }
+
+  /// The name __FILE__ and diagnostics give the file: as the command line spells it (g++'s).
+  StringRef shownName() const { return ShownName.empty() ? mainFileName() : ShownName; }
+
+  /// After an edit that changes the length of a line's text: the text that follows it (at Next)
+  /// goes back to its own line and column, so that a warning there and __LINE__ are g++'s — a
+  /// line break, a #line naming Next's line, and spaces up to its column.
+  std::string backToOriginalColumn(SourceLocation Next) const {
+    const PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Next));
+    if (P.isInvalid())
+      return "";
+    // The file's name as a #line of the user's gives it, else as the command line spells it.
+    const StringRef Name = StringRef(P.getFilename()) == mainFileName() ? shownName()
+                                                                          : StringRef(P.getFilename());
+    return "\n#line " + std::to_string(P.getLine()) + " \"" + escaped(Name) + "\"\n" +
+           std::string(P.getColumn() - 1, ' ');
   }
 
   StringRef mainFileName() const {
@@ -346,8 +363,13 @@ private:
                             "ull, ::offload::detail::captures<" +
                             StringRef(Types).drop_front(Types.empty() ? 0 : 2).str() + ">" +
                             Context + ">{}, ";
-    R.ReplaceText(Lambda->getIntroducerRange(), "[" + List + "]");
-    R.InsertTextBefore(Call->getArg(0)->getBeginLoc(), Tag);
+    // Each edit is followed by the rest of its line at its own column (backToOriginalColumn).
+    const SourceLocation AfterIntroducer =
+        Lambda->getIntroducerRange().getEnd().getLocWithOffset(1);
+    R.ReplaceText(Lambda->getIntroducerRange(),
+                  "[" + List + "]" + backToOriginalColumn(AfterIntroducer));
+    R.InsertTextBefore(Call->getArg(0)->getBeginLoc(),
+                       Tag + backToOriginalColumn(Call->getArg(0)->getBeginLoc()));
     ++Sites;
   }
 
@@ -408,14 +430,16 @@ private:
   DiagnosticsEngine &Diags;
   Rewriter R;
   StringRef Salt;  ///< the compile's flags: one file built twice with other -D is two lambdas
+  StringRef ShownName;  ///< the file as the command line spells it (empty: as clang opened it)
   unsigned Sites = 0;
   DenseMap<unsigned, unsigned> OnLine;  ///< lambdas seen on each line
 };
 
 } // namespace
 
-std::optional<std::string> rewriteLambdaSites(ASTContext &Ctx, StringRef Salt) {
-  SiteFinder Finder(Ctx, Salt);
+std::optional<std::string> rewriteLambdaSites(ASTContext &Ctx, StringRef Salt,
+                                              StringRef ShownName) {
+  SiteFinder Finder(Ctx, Salt, ShownName);
   for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
     if (!D->isFromASTFile())
       Finder.TraverseDecl(D);

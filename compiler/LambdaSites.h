@@ -26,11 +26,14 @@ namespace offload::compiler {
 /// Finds the file's offload::parallel_for calls that pass a lambda; checks each lambda
 /// (diagnostics through Ctx at the lambda: a capture by reference, of `this`, of an array, an
 /// init-capture, a call written through a macro, a lambda in a header); returns the main file
-/// rewritten as above, starting with a #line directive that keeps the original's name, or
+/// rewritten as above, starting with a #line directive that gives it ShownName (the name the
+/// command line spells: __FILE__ and warnings as g++'s), each edit followed by the rest of its
+/// line at its own column (a line break, a #line, spaces), or
 /// nullopt when the file has no such call. Errors leave Ctx's diagnostics with an error.
 /// Salt (the compile's flags) goes into each site's ID with the file's path: one file compiled
 /// twice with other macros (-DREAL=float, -DREAL=double) is two sets of kernels.
-std::optional<std::string> rewriteLambdaSites(clang::ASTContext &Ctx, llvm::StringRef Salt);
+std::optional<std::string> rewriteLambdaSites(clang::ASTContext &Ctx, llvm::StringRef Salt,
+                                              llvm::StringRef ShownName = "");
 
 /// The line of the lambda a site's ID names (ID = hash of file and flags << 32 | line << 8 | nth
 /// on the line).
