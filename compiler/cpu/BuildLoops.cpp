@@ -291,6 +291,7 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       for (Instruction &I : *C)
         RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     useCounters(Clones, Item, X, Y, Z);
+    hoistUniformValues(Clones, Starts[R][OnlyWaiting]);
     // Uniform values kept across barriers (one slot each for the workgroup): each work-item
     // starts from the value the region started with and works on a copy of its own; the last
     // work-item's copy (the same as every other's) is the slot's value after the region.

@@ -150,15 +150,9 @@ void WorkItemLoops::demotePhis(ArrayRef<PHINode *> Phis, BasicBlock::iterator Al
     P->eraseFromParent();
 }
 
-/// Whether V can be computed again where it is used, from what it was computed from, instead
-/// of being kept per work-item across a barrier: arithmetic, comparisons, casts and addresses
-/// over constants, arguments (decoded once per workgroup), thread-locals' addresses, fields
-/// of current_cpu_item (constant through a workgroup; its `.thread` becomes the loops'
-/// counters) and `[[gnu::const]]` calls — at most Budget instructions. The work-item's index
-/// and what is derived from it (global ids, `&shared[t]`) then cost nothing per work-item.
 /// Whether every use of P (through GEPs and casts) is a simple load from it: memory nothing in
 /// the function writes.
-static bool onlyLoadedFrom(const Value *P, unsigned Depth = 0) {
+bool onlyLoadedFrom(const Value *P, unsigned Depth) {
   if (Depth > 8)
     return false;
   return llvm::all_of(P->users(), [&](const User *U) {
@@ -170,6 +164,13 @@ static bool onlyLoadedFrom(const Value *P, unsigned Depth = 0) {
   });
 }
 
+
+/// Whether V can be computed again where it is used, from what it was computed from, instead
+/// of being kept per work-item across a barrier: arithmetic, comparisons, casts and addresses
+/// over constants, arguments (decoded once per workgroup), thread-locals' addresses, fields
+/// of current_cpu_item (constant through a workgroup; its `.thread` becomes the loops'
+/// counters) and `[[gnu::const]]` calls — at most Budget instructions. The work-item's index
+/// and what is derived from it (global ids, `&shared[t]`) then cost nothing per work-item.
 bool WorkItemLoops::recomputable(const Value *V, unsigned &Budget) const {
   if (isa<Constant>(V) || isa<Argument>(V))
     return true;

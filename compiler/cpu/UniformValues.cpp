@@ -140,4 +140,67 @@ void WorkItemLoops::addVirtualBarriers(unsigned Room) {
   }
 }
 
+/// Whether L reads memory that no work-item changes while the workgroup runs: a field of
+/// current_cpu_item other than the index (the workgroup's id and shape), or a field of a
+/// parameter passed in memory (`byval`) that the function only reads — within its bounds, so
+/// that the load may run where the work-item's code would not have reached it.
+bool WorkItemLoops::invariantLoad(const LoadInst &L) const {
+  if (!L.isSimple())
+    return false;
+  if (const std::optional<uint64_t> At = itemFieldOffset(L))
+    return *At >= ThreadOffset + 12 && *At + DL.getTypeStoreSize(L.getType()) <= BlockDimOffset + 24;
+  APInt Offset(DL.getIndexTypeSizeInBits(L.getPointerOperandType()), 0);
+  const Value *Base = L.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+  const auto *Arg = dyn_cast<Argument>(Base);
+  if (!Arg || !Arg->hasByValAttr() || Offset.isNegative() || !onlyLoadedFrom(Arg))
+    return false;
+  return Offset.getZExtValue() + DL.getTypeStoreSize(L.getType()) <=
+         DL.getTypeAllocSize(Arg->getParamByValType());
+}
+
+/// Uniform values computed once per pass of a region, not by each work-item (issue 31, item 2;
+/// as AdaptiveCpp's CBS and PoCL keep a work-group's uniform values out of their work-item
+/// loops): each instruction of Blocks (a region's loop body) computed only from constants,
+/// arguments, what is already before To's end (the workgroup's shape, values moved before) and
+/// memory no work-item changes (invariantLoad), and safe to run where the work-item's code would
+/// not have run (no division by a value that may be 0), is moved to the end of To, which runs
+/// before the region's loops. LLVM's LICM leaves most of them: a load of current_cpu_item's
+/// fields may alias the per-work-item stores the loops make (states, values kept across
+/// barriers), and grid-stride sweeps' bounds are computed under the loop's conditions.
+/// Returns how many moved.
+unsigned WorkItemLoops::hoistUniformValues(ArrayRef<BasicBlock *> Blocks, BasicBlock *To) {
+  BasicBlock *Entry = &F.getEntryBlock();
+  auto before = [&](const Value *V) {
+    const auto *I = dyn_cast<Instruction>(V);
+    return !I || I->getParent() == Entry || I->getParent() == To;
+  };
+  unsigned Moved = 0;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock *BB : Blocks)
+      for (Instruction &I : make_early_inc_range(*BB)) {
+        if (isa<PHINode>(I) || I.isTerminator() || !llvm::all_of(I.operands(), before))
+          continue;
+        bool Safe = false;
+        if (const auto *L = dyn_cast<LoadInst>(&I))
+          Safe = invariantLoad(*L);
+        else if (const auto *II = dyn_cast<IntrinsicInst>(&I);
+                 II && II->getIntrinsicID() == Intrinsic::threadlocal_address)
+          Safe = true;
+        else if (isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) ||
+                 isa<CmpInst>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I) || isa<IntrinsicInst>(I))
+          Safe = isSafeToSpeculativelyExecute(&I);
+        if (!Safe)
+          continue;
+        I.moveBefore(To->getTerminator()->getIterator());
+        // A speculated value may be poison where the work-item's code would not have used it:
+        // flags that assumed the code's conditions go (as LICM drops them).
+        I.dropPoisonGeneratingAnnotations();
+        ++Moved;
+        Changed = true;
+      }
+  }
+  return Moved;
+}
+
 } // namespace offload::compiler::workitems

@@ -86,6 +86,9 @@ bool isWarpOperation(const Function &F);
 bool cannotMeet(const Function &F, const TargetLibraryInfo &TLI);
 /// The function a call calls directly (through casts), or null.
 const Function *calledFunction(const CallBase &CB);
+/// Whether every use of P (through GEPs and casts) is a simple load from it: memory nothing in
+/// the function writes.
+bool onlyLoadedFrom(const Value *P, unsigned Depth = 0);
 
 /// One barrier kernel's work-item function, turned into work-item loops.
 class WorkItemLoops {
@@ -142,6 +145,8 @@ private:
   bool gridStride(const Loop &L, PHINode *&Induction, Value *&Stride) const;
   void prefetchNextIteration(const Loop &L, PHINode *Induction, Value *Stride);
   SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> gridStrideLoops(LoopInfo &LI) const;
+  bool invariantLoad(const LoadInst &L) const;
+  unsigned hoistUniformValues(ArrayRef<BasicBlock *> Blocks, BasicBlock *To);
   void addVirtualBarriers(unsigned Room);
   // GridStrideSweeps.cpp
   unsigned sweepGridStrideLoops(unsigned Room);
