@@ -162,7 +162,7 @@ const char *const Launcher = R"SH(#!/bin/sh
 # A bundle made by offload-cxx: runs one of its programs with the libraries it ships.
 #   ./run PROGRAM [ARGS...]   (or ./PROGRAM [ARGS...])
 set -e
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)  # through a link on PATH too
 [ $# -ge 1 ] || { echo "usage: $0 PROGRAM [ARGS...]; programs: $(ls "$here/bin" | tr '\n' ' ')" >&2; exit 2; }
 prog=$1; shift
 case "$prog" in */*) ;; *) prog="$here/bin/$prog" ;; esac
@@ -178,8 +178,14 @@ if ! "$ldc" -p 2>/dev/null | grep -q 'libcuda\.so (' ; then
   cuda1=$("$ldc" -p 2>/dev/null | awk '/libcuda\.so\.1 .*x86-64/ {print $NF; exit}')
   [ -n "$cuda1" ] || cuda1=$(ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 /usr/local/nvidia/lib64/libcuda.so.1 2>/dev/null | head -n 1)
   if [ -n "$cuda1" ]; then
+    # A folder of this user's alone (mode 700, owned, not a link): another user's folder of the
+    # same name in a shared /tmp would put their libraries before the node's (adversarial pass).
     shim="${TMPDIR:-/tmp}/offload-cxx-cuda-$(id -u)"
-    mkdir -p "$shim" && ln -sf "$cuda1" "$shim/libcuda.so" && libs="$shim"
+    [ -e "$shim" ] || [ -L "$shim" ] || mkdir -m 700 "$shim" 2>/dev/null || true
+    if [ -L "$shim" ] || [ ! -d "$shim" ] || [ ! -O "$shim" ] || [ "$(stat -c %a "$shim" 2>/dev/null)" != 700 ]; then
+      shim=$(mktemp -d "${TMPDIR:-/tmp}/offload-cxx-cuda.XXXXXX" 2>/dev/null || mktemp -d)
+    fi
+    ln -sf "$cuda1" "$shim/libcuda.so" && libs="$shim"
   fi
 fi
 [ -z "$libs" ] || export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -188,7 +194,7 @@ exec "$prog" "$@"
 
 const char *const DevicesScript = R"SH(#!/bin/sh
 # The devices this node has (through the bundled runtime); with PROGRAM, which can run it.
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)  # through a link on PATH too
 if [ $# -ge 1 ]; then
   archs=$(cat "$here/lib/offload-cxx/$1.archs" 2>/dev/null) || { echo "offload-cxx bundle: error: no program '$1' in this bundle" >&2; exit 2; }
   exec "$here/run" "$here/lib/offload-cxx/offload-cxx-devices" --program="$1" --archs="$archs"
@@ -358,7 +364,7 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
       Quoted += C == '\'' ? std::string("'\\''") : std::string(1, C);
     Quoted += "'";
     if (Error E = writeText(Dir + "/" + Name,
-                            "#!/bin/sh\nexec \"$(dirname \"$0\")/run\" " + Quoted + " \"$@\"\n",
+                            "#!/bin/sh\nexec \"$(dirname \"$(readlink -f \"$0\")\")/run\" " + Quoted + " \"$@\"\n",
                             Executable))
       return E;
     Binaries.push_back(P);
