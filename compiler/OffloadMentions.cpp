@@ -61,6 +61,37 @@ std::string stripCommentsAndLiterals(StringRef T) {
 /// name offload:: (not the tail of another name), or OFFLOAD_KERNEL.
 bool namesOffload(StringRef Code) {
   auto identifierChar = [](char C) { return isAlnum(C) || C == '_'; };
+  SmallVector<StringRef> Lines;
+  Code.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    L = L.ltrim();
+    if (L.consume_front("#") && L.ltrim().starts_with("include") && L.contains("offload/"))
+      return true;
+  }
+  // A file that declares its own `namespace offload` or its own OFFLOAD_KERNEL (a macro, an
+  // enumerator) and includes no offload header: its names are its own (adversarial pass: such a
+  // file was compiled as C++20). If a project header it includes brings offload's in after all,
+  // the compile as written finds them (its dependencies) and the file is built with offload.
+  auto wordAt = [&](size_t At, size_t Size) {
+    return (At == 0 || !identifierChar(Code[At - 1])) &&
+           (At + Size == Code.size() || !identifierChar(Code[At + Size]));
+  };
+  for (size_t At = Code.find("namespace"); At != StringRef::npos; At = Code.find("namespace", At + 1))
+    if (wordAt(At, 9)) {
+      StringRef After = Code.drop_front(At + 9).ltrim();
+      if (After.consume_front("offload") && (After.empty() || !identifierChar(After.front())) &&
+          (After.ltrim().starts_with("{") || After.ltrim().starts_with("::")))
+        return false;
+    }
+  for (size_t At = Code.find("OFFLOAD_KERNEL"); At != StringRef::npos;
+       At = Code.find("OFFLOAD_KERNEL", At + 1))
+    if (wordAt(At, 14)) {
+      StringRef Before = Code.take_front(At).rtrim(" \t");
+      StringRef After = Code.drop_front(At + 14).ltrim(" \t");
+      if (Before.ends_with("define") || After.starts_with("=") || After.starts_with(",") ||
+          After.starts_with("}"))
+        return false;
+    }
   for (size_t At = Code.find("offload::"); At != StringRef::npos; At = Code.find("offload::", At + 1)) {
     if (At > 0 && identifierChar(Code[At - 1]))
       continue;  // myoffload::
@@ -72,19 +103,10 @@ bool namesOffload(StringRef Code) {
   }
   for (size_t At = Code.find("OFFLOAD_KERNEL"); At != StringRef::npos;
        At = Code.find("OFFLOAD_KERNEL", At + 1))
-    if ((At == 0 || !identifierChar(Code[At - 1])) &&
-        (At + 14 == Code.size() || !identifierChar(Code[At + 14])))
+    if (wordAt(At, 14))
       return true;
-  SmallVector<StringRef> Lines;
-  Code.split(Lines, '\n');
-  for (StringRef L : Lines) {
-    L = L.ltrim();
-    if (L.consume_front("#") && L.ltrim().starts_with("include") && L.contains("offload/"))
-      return true;
-  }
   return false;
 }
-
 
 /// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch): if
 /// not, it is first compiled as the user wrote it (compileAsWritten).

@@ -13,7 +13,9 @@ namespace offload::compiler {
 std::string stripCommentsAndLiterals(llvm::StringRef T);
 
 /// Whether code (comments and literals stripped) uses offload: an #include naming offload/, the
-/// name offload:: (not the tail of another name), or OFFLOAD_KERNEL.
+/// name offload:: (not the tail of another name), or OFFLOAD_KERNEL — unless, without such an
+/// #include, the code declares its own `namespace offload` or OFFLOAD_KERNEL (a macro, an
+/// enumerator): then its names are taken for its own.
 bool namesOffload(llvm::StringRef Code);
 
 /// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch); true
