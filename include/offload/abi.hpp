@@ -37,20 +37,20 @@ namespace offload {
 
 /// A pointer into a device's memory (offload::buffer::data()); a kernel parameter of this type
 /// receives it as is, with no mapping. On the CPU device it is a host pointer.
-template <class T> struct device_ptr {
-  T *raw = nullptr;
+template <class T_> struct device_ptr {
+  T_ *raw = nullptr;
 
   /// device_ptr<T> converts to device_ptr<const T>, as T* converts to const T*.
-  template <class U>
-    requires(!std::is_same_v<U, T> && std::is_convertible_v<T *, U *>)
-  operator device_ptr<U>() const {
+  template <class U_>
+    requires(!std::is_same_v<U_, T_> && std::is_convertible_v<T_ *, U_ *>)
+  operator device_ptr<U_>() const {
     return {raw};
   }
 
-  T &operator[](std::size_t i) const { return raw[i]; }
-  T &operator*() const { return *raw; }
-  T *operator->() const { return raw; }
-  T *get() const { return raw; }
+  T_ &operator[](std::size_t i) const { return raw[i]; }
+  T_ &operator*() const { return *raw; }
+  T_ *operator->() const { return raw; }
+  T_ *get() const { return raw; }
   device_ptr operator+(std::ptrdiff_t n) const { return {raw + n}; }
   explicit operator bool() const { return raw != nullptr; }
 };
@@ -60,19 +60,19 @@ template <class T> struct device_ptr {
 /// (NVIDIA's ld.global.nc, as nvcc does for `const __restrict__`). Made from a device_ptr
 /// (`buffer.data()`); a kernel that writes the memory through another argument is undefined, as
 /// in CUDA. A mapped `const T* __restrict__` parameter is the same for host data.
-template <class T> struct readonly_ptr {
-  const T *raw = nullptr;
+template <class T_> struct readonly_ptr {
+  const T_ *raw = nullptr;
 
   readonly_ptr() = default;
-  explicit readonly_ptr(const T *p) : raw(p) {}
-  template <class U>
-    requires std::is_convertible_v<U *, const T *>
-  readonly_ptr(device_ptr<U> p) : raw(p.raw) {}
+  explicit readonly_ptr(const T_ *p) : raw(p) {}
+  template <class U_>
+    requires std::is_convertible_v<U_ *, const T_ *>
+  readonly_ptr(device_ptr<U_> p) : raw(p.raw) {}
 
-  const T &operator[](std::size_t i) const { return raw[i]; }
-  const T &operator*() const { return *raw; }
-  const T *operator->() const { return raw; }
-  const T *get() const { return raw; }
+  const T_ &operator[](std::size_t i) const { return raw[i]; }
+  const T_ &operator*() const { return *raw; }
+  const T_ *operator->() const { return raw; }
+  const T_ *get() const { return raw; }
   readonly_ptr operator+(std::ptrdiff_t n) const { return readonly_ptr(raw + n); }
   explicit operator bool() const { return raw != nullptr; }
 };
@@ -112,18 +112,18 @@ constexpr const char *param_kind_name(param_kind k) {
 }
 
 namespace detail {
-template <class U>
+template <class U_>
 inline constexpr bool mappable_object_v =
-    std::is_object_v<U> && !std::is_pointer_v<std::remove_all_extents_t<U>> &&
-    !std::is_member_pointer_v<std::remove_all_extents_t<U>> &&
-    std::is_trivially_copyable_v<std::remove_all_extents_t<U>> && !std::is_void_v<U>;
+    std::is_object_v<U_> && !std::is_pointer_v<std::remove_all_extents_t<U_>> &&
+    !std::is_member_pointer_v<std::remove_all_extents_t<U_>> &&
+    std::is_trivially_copyable_v<std::remove_all_extents_t<U_>> && !std::is_void_v<U_>;
 /// A value parameter: copied (never assigned) to the device, so a trivial copy constructor and
 /// destructor are enough.
-template <class U>
+template <class U_>
 inline constexpr bool passable_value_v =
-    std::is_object_v<U> && !std::is_array_v<U> && !std::is_pointer_v<U> &&
-    !std::is_member_pointer_v<U> && std::is_trivially_copy_constructible_v<U> &&
-    std::is_trivially_destructible_v<U> && !std::is_void_v<U>;
+    std::is_object_v<U_> && !std::is_array_v<U_> && !std::is_pointer_v<U_> &&
+    !std::is_member_pointer_v<U_> && std::is_trivially_copy_constructible_v<U_> &&
+    std::is_trivially_destructible_v<U_> && !std::is_void_v<U_>;
 } // namespace detail
 
 /// The largest value that travels in the launch's own parameters (CUDA's kernel parameter space
@@ -133,61 +133,61 @@ inline constexpr std::size_t max_literal_bytes = 1024;
 
 /// Classification of a kernel parameter type P. `kind` is param_kind::unmappable when P cannot
 /// travel; `object` is the pointee (for pointers/references) or P itself (for values).
-template <class P, class = void> struct param_traits {
-  using object = P;
+template <class P_, class = void> struct param_traits {
+  using object = P_;
   static constexpr param_kind kind = param_kind::unmappable;
 };
 
 // Pointers to one object (a plain object or a whole array, as in `T (*)[N]`).
-template <class U>
-struct param_traits<U *, std::enable_if_t<detail::mappable_object_v<U>>> {
-  using object = U;
+template <class U_>
+struct param_traits<U_ *, std::enable_if_t<detail::mappable_object_v<U_>>> {
+  using object = U_;
   static constexpr param_kind kind =
-      std::is_const_v<U> ? param_kind::map_to : param_kind::map_tofrom;
+      std::is_const_v<U_> ? param_kind::map_to : param_kind::map_tofrom;
 };
 
 // References to one object.
-template <class U>
-struct param_traits<U &, std::enable_if_t<detail::mappable_object_v<U>>> {
-  using object = U;
+template <class U_>
+struct param_traits<U_ &, std::enable_if_t<detail::mappable_object_v<U_>>> {
+  using object = U_;
   static constexpr param_kind kind =
-      std::is_const_v<U> ? param_kind::map_to : param_kind::map_tofrom;
+      std::is_const_v<U_> ? param_kind::map_to : param_kind::map_tofrom;
 };
 
 // Spans of any extent: the data, then the length.
-template <class U, std::size_t Extent>
-struct param_traits<std::span<U, Extent>, std::enable_if_t<detail::mappable_object_v<U>>> {
-  using object = U;  // the element
+template <class U_, std::size_t Extent>
+struct param_traits<std::span<U_, Extent>, std::enable_if_t<detail::mappable_object_v<U_>>> {
+  using object = U_;  // the element
   static constexpr param_kind kind =
-      std::is_const_v<U> ? param_kind::span_to : param_kind::span_tofrom;
+      std::is_const_v<U_> ? param_kind::span_to : param_kind::span_tofrom;
 };
 
 // Device pointers: passed as is.
-template <class U> struct param_traits<device_ptr<U>> {
-  using object = U;
+template <class U_> struct param_traits<device_ptr<U_>> {
+  using object = U_;
   static constexpr param_kind kind = param_kind::device;
 };
-template <class U> struct param_traits<readonly_ptr<U>> {
-  using object = const U;
+template <class U_> struct param_traits<readonly_ptr<U_>> {
+  using object = const U_;
   static constexpr param_kind kind = param_kind::device;
 };
 
-template <class P> struct is_special_class : std::false_type {};
-template <class U, std::size_t E> struct is_special_class<std::span<U, E>> : std::true_type {};
-template <class U> struct is_special_class<device_ptr<U>> : std::true_type {};
-template <class U> struct is_special_class<readonly_ptr<U>> : std::true_type {};
+template <class P_> struct is_special_class : std::false_type {};
+template <class U_, std::size_t E_> struct is_special_class<std::span<U_, E_>> : std::true_type {};
+template <class U_> struct is_special_class<device_ptr<U_>> : std::true_type {};
+template <class U_> struct is_special_class<readonly_ptr<U_>> : std::true_type {};
 
 // Values: arithmetic, enums and trivially copyable classes without pointer type.
-template <class P>
-struct param_traits<P, std::enable_if_t<!std::is_pointer_v<P> && !std::is_reference_v<P> &&
-                                        !std::is_array_v<P> && !is_special_class<P>::value &&
-                                        detail::passable_value_v<P>>> {
-  using object = P;
+template <class P_>
+struct param_traits<P_, std::enable_if_t<!std::is_pointer_v<P_> && !std::is_reference_v<P_> &&
+                                        !std::is_array_v<P_> && !is_special_class<P_>::value &&
+                                        detail::passable_value_v<P_>>> {
+  using object = P_;
   static constexpr param_kind kind =
-      sizeof(P) <= max_literal_bytes ? param_kind::literal : param_kind::value_copy;
+      sizeof(P_) <= max_literal_bytes ? param_kind::literal : param_kind::value_copy;
 };
 
-template <class P> inline constexpr param_kind param_kind_v = param_traits<P>::kind;
+template <class P_> inline constexpr param_kind param_kind_v = param_traits<P_>::kind;
 
 /// The number of launch slots a parameter of kind k takes; `bytes`: a literal's size.
 constexpr unsigned slot_count(param_kind k, std::size_t bytes = sizeof(slot_t)) {
@@ -195,24 +195,24 @@ constexpr unsigned slot_count(param_kind k, std::size_t bytes = sizeof(slot_t)) 
     return bytes <= sizeof(slot_t) ? 1u : static_cast<unsigned>((bytes + sizeof(slot_t) - 1) / sizeof(slot_t));
   return k == param_kind::span_tofrom || k == param_kind::span_to ? 2 : 1;
 }
-template <class P> constexpr unsigned slot_count_of() {
-  if constexpr (param_kind_v<P> == param_kind::literal)
-    return slot_count(param_kind::literal, sizeof(P));
+template <class P_> constexpr unsigned slot_count_of() {
+  if constexpr (param_kind_v<P_> == param_kind::literal)
+    return slot_count(param_kind::literal, sizeof(P_));
   else
-    return slot_count(param_kind_v<P>);
+    return slot_count(param_kind_v<P_>);
 }
-template <class P> inline constexpr unsigned slot_count_v = slot_count_of<P>();
+template <class P_> inline constexpr unsigned slot_count_v = slot_count_of<P_>();
 
 /// Packs a literal into its slots, zero-padded (host side).
-template <class P> inline void literal_to_slots(const P &value, slot_t *slots) {
-  constexpr unsigned n = slot_count_v<P>;
+template <class P_> inline void literal_to_slots(const P_ &value, slot_t *slots) {
+  constexpr unsigned n = slot_count_v<P_>;
   for (unsigned i = 0; i < n; ++i)
     slots[i] = 0;
-  std::memcpy(slots, &value, sizeof(P));
+  std::memcpy(slots, &value, sizeof(P_));
 }
 /// Packs a literal of at most 8 bytes into its slot.
-template <class P> inline slot_t literal_to_slot(const P &value) {
-  static_assert(sizeof(P) <= sizeof(slot_t), "a value of more than 8 bytes takes several slots");
+template <class P_> inline slot_t literal_to_slot(const P_ &value) {
+  static_assert(sizeof(P_) <= sizeof(slot_t), "a value of more than 8 bytes takes several slots");
   slot_t s;
   literal_to_slots(value, &s);
   return s;
@@ -228,12 +228,12 @@ template <class P> inline slot_t literal_to_slot(const P &value) {
 /// iteration otherwise; codegen/global-pointers.test). A `__restrict__` slot is a global pointer
 /// parameter of the entry (DevicePass.cpp), so the cast pair folds back to it and keeps its
 /// noalias (ld.global.nc for readonly_ptr, codegen/readonly.test).
-template <class T> inline T *device_object(slot_t s) {
+template <class T_> inline T_ *device_object(slot_t s) {
 #if defined(__NVPTX__) || defined(__AMDGPU__)
-  using global_t = __attribute__((address_space(1))) T;
-  return (T *)(global_t *)static_cast<std::uintptr_t>(s);
+  using global_t = __attribute__((address_space(1))) T_;
+  return (T_ *)(global_t *)static_cast<std::uintptr_t>(s);
 #else
-  return reinterpret_cast<T *>(std::uintptr_t{s});
+  return reinterpret_cast<T_ *>(std::uintptr_t{s});
 #endif
 }
 
@@ -241,26 +241,26 @@ template <class T> inline T *device_object(slot_t s) {
 inline slot_t address_slot(const volatile void *p) { return reinterpret_cast<std::uintptr_t>(p); }
 
 /// Rebuilds the kernel's argument from its slots (device side, and the CPU device's tests).
-template <class P> inline P from_slots(const slot_t *s) {
-  constexpr param_kind k = param_kind_v<P>;
+template <class P_> inline P_ from_slots(const slot_t *s) {
+  constexpr param_kind k = param_kind_v<P_>;
   static_assert(k != param_kind::unmappable, "offload: unmappable kernel parameter type");
-  if constexpr (std::is_pointer_v<P>) {
-    return device_object<std::remove_pointer_t<P>>(s[0]);
-  } else if constexpr (std::is_reference_v<P>) {
-    return *device_object<std::remove_reference_t<P>>(s[0]);
+  if constexpr (std::is_pointer_v<P_>) {
+    return device_object<std::remove_pointer_t<P_>>(s[0]);
+  } else if constexpr (std::is_reference_v<P_>) {
+    return *device_object<std::remove_reference_t<P_>>(s[0]);
   } else if constexpr (k == param_kind::span_tofrom || k == param_kind::span_to) {
-    using element = typename param_traits<P>::object;
-    return P(device_object<element>(s[0]), static_cast<std::size_t>(s[1]));
+    using element = typename param_traits<P_>::object;
+    return P_(device_object<element>(s[0]), static_cast<std::size_t>(s[1]));
   } else if constexpr (k == param_kind::device) {
-    using element = typename param_traits<P>::object;
-    return P{device_object<element>(s[0])};
+    using element = typename param_traits<P_>::object;
+    return P_{device_object<element>(s[0])};
   } else if constexpr (k == param_kind::literal) {
     // The value's bytes, then a (trivial) copy of the object they hold.
-    alignas(P) unsigned char bytes[sizeof(P)];
-    __builtin_memcpy(bytes, s, sizeof(P));
-    return *__builtin_launder(reinterpret_cast<const P *>(bytes));
+    alignas(P_) unsigned char bytes[sizeof(P_)];
+    __builtin_memcpy(bytes, s, sizeof(P_));
+    return *__builtin_launder(reinterpret_cast<const P_ *>(bytes));
   } else {
-    return *reinterpret_cast<const P *>(static_cast<std::uintptr_t>(s[0]));
+    return *reinterpret_cast<const P_ *>(static_cast<std::uintptr_t>(s[0]));
   }
 }
 

@@ -20,14 +20,14 @@
 
 namespace offload {
 
-template <class T>
-concept atomic_value = (std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) ||
-                       std::is_same_v<T, float> || std::is_same_v<T, double>;
+template <class T_>
+concept atomic_value = (std::is_integral_v<T_> && (sizeof(T_) == 4 || sizeof(T_) == 8)) ||
+                       std::is_same_v<T_, float> || std::is_same_v<T_, double>;
 /// The integers of atomic_value (for and/or/xor), and the unsigned ones (for inc/dec).
-template <class T>
-concept atomic_integer = atomic_value<T> && std::is_integral_v<T>;
-template <class T>
-concept atomic_unsigned = atomic_integer<T> && std::is_unsigned_v<T>;
+template <class T_>
+concept atomic_integer = atomic_value<T_> && std::is_integral_v<T_>;
+template <class T_>
+concept atomic_unsigned = atomic_integer<T_> && std::is_unsigned_v<T_>;
 
 #if defined(__NVPTX__) || defined(__AMDGPU__)
 namespace detail {
@@ -40,23 +40,23 @@ constexpr int builtin_order(std::memory_order o) {
 }
 } // namespace detail
 
-template <atomic_value T>
-inline T atomic_add(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+template <atomic_value T_>
+inline T_ atomic_add(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
   return __scoped_atomic_fetch_add(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
 }
 // Device scope (every work-item of the launch). The generic forms take float and double too.
-template <atomic_value T>
-inline T atomic_exchange(T *address, std::type_identity_t<T> value,
+template <atomic_value T_>
+inline T_ atomic_exchange(T_ *address, std::type_identity_t<T_> value,
                          std::memory_order order = std::memory_order_relaxed) {
-  T old;
+  T_ old;
   __scoped_atomic_exchange(address, &value, &old, detail::builtin_order(order),
                            __MEMORY_SCOPE_DEVICE);
   return old;
 }
 /// Stores `desired` if *address == expected; returns the value found (== expected on success).
-template <atomic_value T>
-inline T atomic_compare_exchange(T *address, std::type_identity_t<T> expected,
-                                 std::type_identity_t<T> desired,
+template <atomic_value T_>
+inline T_ atomic_compare_exchange(T_ *address, std::type_identity_t<T_> expected,
+                                 std::type_identity_t<T_> desired,
                                  std::memory_order order = std::memory_order_relaxed) {
   __scoped_atomic_compare_exchange(address, &expected, &desired, false,
                                    detail::builtin_order(order), __ATOMIC_RELAXED,
@@ -65,9 +65,9 @@ inline T atomic_compare_exchange(T *address, std::type_identity_t<T> expected,
 }
 namespace detail {
 /// Floating-point min/max: replace while `value` is better than what is there.
-template <class T, class Better>
-inline T atomic_replace_while(T *address, std::type_identity_t<T> value, std::memory_order order, Better better) {
-  T seen;
+template <class T_, class Better>
+inline T_ atomic_replace_while(T_ *address, std::type_identity_t<T_> value, std::memory_order order, Better better) {
+  T_ seen;
   __scoped_atomic_load(address, &seen, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
   while (better(value, seen) &&
          !__scoped_atomic_compare_exchange(address, &seen, &value, false, builtin_order(order),
@@ -77,32 +77,32 @@ inline T atomic_replace_while(T *address, std::type_identity_t<T> value, std::me
 }
 } // namespace detail
 
-template <atomic_value T>
-inline T atomic_min(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  if constexpr (std::is_integral_v<T>)
+template <atomic_value T_>
+inline T_ atomic_min(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  if constexpr (std::is_integral_v<T_>)
     return __scoped_atomic_fetch_min(address, value, detail::builtin_order(order),
                                      __MEMORY_SCOPE_DEVICE);
   else
-    return detail::atomic_replace_while(address, value, order, [](T a, T b) { return a < b; });
+    return detail::atomic_replace_while(address, value, order, [](T_ a, T_ b) { return a < b; });
 }
-template <atomic_value T>
-inline T atomic_max(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  if constexpr (std::is_integral_v<T>)
+template <atomic_value T_>
+inline T_ atomic_max(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  if constexpr (std::is_integral_v<T_>)
     return __scoped_atomic_fetch_max(address, value, detail::builtin_order(order),
                                      __MEMORY_SCOPE_DEVICE);
   else
-    return detail::atomic_replace_while(address, value, order, [](T a, T b) { return a > b; });
+    return detail::atomic_replace_while(address, value, order, [](T_ a, T_ b) { return a > b; });
 }
-template <atomic_integer T>
-inline T atomic_and(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+template <atomic_integer T_>
+inline T_ atomic_and(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
   return __scoped_atomic_fetch_and(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
 }
-template <atomic_integer T>
-inline T atomic_or(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+template <atomic_integer T_>
+inline T_ atomic_or(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
   return __scoped_atomic_fetch_or(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
 }
-template <atomic_integer T>
-inline T atomic_xor(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
+template <atomic_integer T_>
+inline T_ atomic_xor(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
   return __scoped_atomic_fetch_xor(address, value, detail::builtin_order(order), __MEMORY_SCOPE_DEVICE);
 }
 
@@ -114,66 +114,66 @@ namespace detail {
 /// object's modification order as the operation would, without the locked instruction — on a
 /// CPU, ~20 cycles each and a cache line taken from every other core. A GPU's histogram that
 /// merges a workgroup's bins into the global one adds mostly zeros (issue 31: bincount).
-template <class T> inline bool cpu_rmw_keeps(T value, T identity, std::memory_order order) {
-  if constexpr (std::is_integral_v<T>)
+template <class T_> inline bool cpu_rmw_keeps(T_ value, T_ identity, std::memory_order order) {
+  if constexpr (std::is_integral_v<T_>)
     return order == std::memory_order_relaxed && value == identity;
   else
     return false;  // x + 0.0 is not x for x = -0.0
 }
 } // namespace detail
 
-template <atomic_value T>
-inline T atomic_add(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  if (detail::cpu_rmw_keeps<T>(value, T(0), order))
-    return std::atomic_ref<T>(*address).load(std::memory_order_relaxed);
-  return std::atomic_ref<T>(*address).fetch_add(value, order);
+template <atomic_value T_>
+inline T_ atomic_add(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  if (detail::cpu_rmw_keeps<T_>(value, T_(0), order))
+    return std::atomic_ref<T_>(*address).load(std::memory_order_relaxed);
+  return std::atomic_ref<T_>(*address).fetch_add(value, order);
 }
-template <atomic_value T>
-inline T atomic_exchange(T *address, std::type_identity_t<T> value,
+template <atomic_value T_>
+inline T_ atomic_exchange(T_ *address, std::type_identity_t<T_> value,
                          std::memory_order order = std::memory_order_relaxed) {
-  return std::atomic_ref<T>(*address).exchange(value, order);
+  return std::atomic_ref<T_>(*address).exchange(value, order);
 }
-template <atomic_value T>
-inline T atomic_compare_exchange(T *address, std::type_identity_t<T> expected,
-                                 std::type_identity_t<T> desired,
+template <atomic_value T_>
+inline T_ atomic_compare_exchange(T_ *address, std::type_identity_t<T_> expected,
+                                 std::type_identity_t<T_> desired,
                                  std::memory_order order = std::memory_order_relaxed) {
-  std::atomic_ref<T>(*address).compare_exchange_strong(expected, desired, order,
+  std::atomic_ref<T_>(*address).compare_exchange_strong(expected, desired, order,
                                                        std::memory_order_relaxed);
   return expected;
 }
-template <atomic_value T>
-inline T atomic_min(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  std::atomic_ref<T> ref(*address);
-  T seen = ref.load(std::memory_order_relaxed);
+template <atomic_value T_>
+inline T_ atomic_min(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  std::atomic_ref<T_> ref(*address);
+  T_ seen = ref.load(std::memory_order_relaxed);
   while (value < seen && !ref.compare_exchange_weak(seen, value, order, std::memory_order_relaxed)) {
   }
   return seen;
 }
-template <atomic_value T>
-inline T atomic_max(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  std::atomic_ref<T> ref(*address);
-  T seen = ref.load(std::memory_order_relaxed);
+template <atomic_value T_>
+inline T_ atomic_max(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  std::atomic_ref<T_> ref(*address);
+  T_ seen = ref.load(std::memory_order_relaxed);
   while (value > seen && !ref.compare_exchange_weak(seen, value, order, std::memory_order_relaxed)) {
   }
   return seen;
 }
-template <atomic_integer T>
-inline T atomic_and(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  if (detail::cpu_rmw_keeps<T>(value, T(~T(0)), order))
-    return std::atomic_ref<T>(*address).load(std::memory_order_relaxed);
-  return std::atomic_ref<T>(*address).fetch_and(value, order);
+template <atomic_integer T_>
+inline T_ atomic_and(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  if (detail::cpu_rmw_keeps<T_>(value, T_(~T_(0)), order))
+    return std::atomic_ref<T_>(*address).load(std::memory_order_relaxed);
+  return std::atomic_ref<T_>(*address).fetch_and(value, order);
 }
-template <atomic_integer T>
-inline T atomic_or(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  if (detail::cpu_rmw_keeps<T>(value, T(0), order))
-    return std::atomic_ref<T>(*address).load(std::memory_order_relaxed);
-  return std::atomic_ref<T>(*address).fetch_or(value, order);
+template <atomic_integer T_>
+inline T_ atomic_or(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  if (detail::cpu_rmw_keeps<T_>(value, T_(0), order))
+    return std::atomic_ref<T_>(*address).load(std::memory_order_relaxed);
+  return std::atomic_ref<T_>(*address).fetch_or(value, order);
 }
-template <atomic_integer T>
-inline T atomic_xor(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  if (detail::cpu_rmw_keeps<T>(value, T(0), order))
-    return std::atomic_ref<T>(*address).load(std::memory_order_relaxed);
-  return std::atomic_ref<T>(*address).fetch_xor(value, order);
+template <atomic_integer T_>
+inline T_ atomic_xor(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  if (detail::cpu_rmw_keeps<T_>(value, T_(0), order))
+    return std::atomic_ref<T_>(*address).load(std::memory_order_relaxed);
+  return std::atomic_ref<T_>(*address).fetch_xor(value, order);
 }
 
 #endif
@@ -182,10 +182,10 @@ inline T atomic_xor(T *address, std::type_identity_t<T> value, std::memory_order
 
 namespace detail {
 /// *address = next(*address) atomically (a compare-exchange loop); returns the old value.
-template <class T, class Next> inline T atomic_update(T *address, std::memory_order order, Next next) {
-  T seen = *static_cast<volatile T *>(address);
+template <class T_, class Next> inline T_ atomic_update(T_ *address, std::memory_order order, Next next) {
+  T_ seen = *static_cast<volatile T_ *>(address);
   for (;;) {
-    const T was = atomic_compare_exchange(address, seen, next(seen), order);
+    const T_ was = atomic_compare_exchange(address, seen, next(seen), order);
     if (was == seen)
       return was;
     seen = was;
@@ -194,25 +194,25 @@ template <class T, class Next> inline T atomic_update(T *address, std::memory_or
 } // namespace detail
 
 /// Subtracts `value` (CUDA's atomicSub; for float and double too).
-template <atomic_value T>
-inline T atomic_sub(T *address, std::type_identity_t<T> value, std::memory_order order = std::memory_order_relaxed) {
-  if constexpr (std::is_integral_v<T>)
-    return atomic_add(address, T(T(0) - value), order);  // wraps as CUDA's does, for unsigned too
+template <atomic_value T_>
+inline T_ atomic_sub(T_ *address, std::type_identity_t<T_> value, std::memory_order order = std::memory_order_relaxed) {
+  if constexpr (std::is_integral_v<T_>)
+    return atomic_add(address, T_(T_(0) - value), order);  // wraps as CUDA's does, for unsigned too
   else
     return atomic_add(address, -value, order);
 }
 
 /// CUDA's atomicInc: `*address = old >= limit ? 0 : old + 1` (a counter that wraps at limit).
-template <atomic_unsigned T>
-inline T atomic_inc(T *address, std::type_identity_t<T> limit, std::memory_order order = std::memory_order_relaxed) {
-  return detail::atomic_update(address, order, [limit](T old) { return old >= limit ? T(0) : T(old + 1); });
+template <atomic_unsigned T_>
+inline T_ atomic_inc(T_ *address, std::type_identity_t<T_> limit, std::memory_order order = std::memory_order_relaxed) {
+  return detail::atomic_update(address, order, [limit](T_ old) { return old >= limit ? T_(0) : T_(old + 1); });
 }
 
 /// CUDA's atomicDec: `*address = (old == 0 || old > limit) ? limit : old - 1`.
-template <atomic_unsigned T>
-inline T atomic_dec(T *address, std::type_identity_t<T> limit, std::memory_order order = std::memory_order_relaxed) {
+template <atomic_unsigned T_>
+inline T_ atomic_dec(T_ *address, std::type_identity_t<T_> limit, std::memory_order order = std::memory_order_relaxed) {
   return detail::atomic_update(address, order,
-                               [limit](T old) { return old == 0 || old > limit ? limit : T(old - 1); });
+                               [limit](T_ old) { return old == 0 || old > limit ? limit : T_(old - 1); });
 }
 
 } // namespace offload

@@ -22,13 +22,13 @@ namespace offload {
 namespace detail {
 /// An integer of any type as a uint32_t launch extent: a negative or too-large value becomes
 /// 0xffffffff, which every launch refuses as over its limit (never a silently wrapped size).
-template <class I> constexpr std::uint32_t launch_extent(I v) {
-  if constexpr (I(-1) < I(0)) {  // signed
+template <class I_> constexpr std::uint32_t launch_extent(I_ v) {
+  if constexpr (I_(-1) < I_(0)) {  // signed
     if (v < 0)
       return 0xffffffffu;
   }
-  if constexpr (sizeof(I) > sizeof(std::uint32_t))
-    if (v > I(0xffffffffu))  // compared in I (an __int128 too), never truncated first
+  if constexpr (sizeof(I_) > sizeof(std::uint32_t))
+    if (v > I_(0xffffffffu))  // compared in I (an __int128 too), never truncated first
       return 0xffffffffu;
   return static_cast<std::uint32_t>(v);
 }
@@ -41,9 +41,9 @@ struct dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
 
   constexpr dim3() = default;
-  template <class X, class Y = std::uint32_t, class Z = std::uint32_t>
-    requires(std::is_integral_v<X> && std::is_integral_v<Y> && std::is_integral_v<Z>)
-  constexpr dim3(X x_, Y y_ = 1, Z z_ = 1)
+  template <class X_, class Y_ = std::uint32_t, class Z_ = std::uint32_t>
+    requires(std::is_integral_v<X_> && std::is_integral_v<Y_> && std::is_integral_v<Z_>)
+  constexpr dim3(X_ x_, Y_ y_ = 1, Z_ z_ = 1)
       : x(detail::launch_extent(x_)), y(detail::launch_extent(y_)),
         z(detail::launch_extent(z_)) {}
 };
@@ -53,9 +53,9 @@ struct dim3 {
 struct byte_count {
   std::uint32_t value = 0;
   constexpr byte_count() = default;
-  template <class I>
-    requires std::is_integral_v<I>
-  constexpr byte_count(I v) : value(detail::launch_extent(v)) {}
+  template <class I_>
+    requires std::is_integral_v<I_>
+  constexpr byte_count(I_ v) : value(detail::launch_extent(v)) {}
   constexpr operator std::uint32_t() const { return value; }
 };
 

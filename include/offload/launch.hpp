@@ -98,13 +98,13 @@ inline source_loc to_source_loc(const std::source_location &where) {
 }
 
 /// Describes parameter P (its converted value `param`) as abi::slot_count_v<P> launch slots.
-template <class P, bool Explicit, transfer How>
-void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
-  constexpr abi::param_kind kind = abi::param_kind_v<P>;
-  using object = typename abi::param_traits<P>::object;
+template <class P_, bool Explicit, transfer How>
+void describe_param(const std::remove_reference_t<P_> &param, arg_desc *out) {
+  constexpr abi::param_kind kind = abi::param_kind_v<P_>;
+  using object = typename abi::param_traits<P_>::object;
   if constexpr (kind == abi::param_kind::map_tofrom || kind == abi::param_kind::map_to) {
     const void *address;
-    if constexpr (std::is_pointer_v<P>)  // const_cast: the pointee may be volatile
+    if constexpr (std::is_pointer_v<P_>)  // const_cast: the pointee may be volatile
       address = const_cast<const void *>(static_cast<const volatile void *>(param));
     else
       address = const_cast<const void *>(static_cast<const volatile void *>(std::addressof(param)));
@@ -124,12 +124,12 @@ void describe_param(const std::remove_reference_t<P> &param, arg_desc *out) {
   } else if constexpr (kind == abi::param_kind::literal) {
     // A value of more than 8 bytes: one literal slot per 8 of its bytes, each saying the whole
     // value's size (so that none is taken for a buffer's address passed as a value).
-    abi::slot_t slots[abi::slot_count_v<P>];
+    abi::slot_t slots[abi::slot_count_v<P_>];
     abi::literal_to_slots(param, slots);
-    for (unsigned i = 0; i < abi::slot_count_v<P>; ++i)
-      out[i] = {transfer::literal, nullptr, sizeof(P), slots[i]};
+    for (unsigned i = 0; i < abi::slot_count_v<P_>; ++i)
+      out[i] = {transfer::literal, nullptr, sizeof(P_), slots[i]};
   } else {
-    out[0] = {transfer::to, std::addressof(param), sizeof(P), 0};  // a mapped copy of the value
+    out[0] = {transfer::to, std::addressof(param), sizeof(P_), 0};  // a mapped copy of the value
   }
 }
 
@@ -165,30 +165,30 @@ struct config_at {
 /// The type argument A reaches its parameter as: A&& for a plain argument (so an lvalue binds a
 /// non-const reference and a container converts to a span, as in a call), the wrapped argument
 /// for offload::to/from/tofrom/alloc.
-template <class A>
-using forwarded_arg_t = decltype(map_traits_of<A>::value(std::declval<A>()));
+template <class A_>
+using forwarded_arg_t = decltype(map_traits_of<A_>::value(std::declval<A_>()));
 
 /// Checks one (parameter, argument) pair at compile time.
-template <class P, class A> constexpr bool check_argument() {
-  using M = map_traits_of<A>;
-  static_assert(std::is_convertible_v<forwarded_arg_t<A>, P>,
+template <class P_, class A_> constexpr bool check_argument() {
+  using M_ = map_traits_of<A_>;
+  static_assert(std::is_convertible_v<forwarded_arg_t<A_>, P_>,
                 "offload::launch: an argument does not convert to its kernel parameter");
 #if !defined(OFFLOAD_IMPL_HOST_METADATA_PASS)  // the tool reports it with the parameter's name
-  static_assert(abi::param_kind_v<P> != abi::param_kind::unmappable,
+  static_assert(abi::param_kind_v<P_> != abi::param_kind::unmappable,
                 "offload::launch: a kernel parameter cannot be mapped to the device: pass "
                 "arithmetic or enum values, trivially copyable structs by value, pointers/"
                 "references/spans of trivially copyable objects without pointer members, or "
                 "offload::device_ptr");
 #endif
-  constexpr abi::param_kind k = abi::param_kind_v<P>;
+  constexpr abi::param_kind k = abi::param_kind_v<P_>;
   constexpr bool maps = k == abi::param_kind::map_tofrom || k == abi::param_kind::map_to ||
                         k == abi::param_kind::span_tofrom || k == abi::param_kind::span_to;
-  static_assert(!M::explicit_direction || maps,
+  static_assert(!M_::explicit_direction || maps,
                 "offload::to/from/tofrom/alloc apply to pointer, reference and span parameters; "
                 "values always travel by value");
-  static_assert(!M::explicit_direction ||
+  static_assert(!M_::explicit_direction ||
                     !(k == abi::param_kind::map_to || k == abi::param_kind::span_to) ||
-                    M::how == transfer::to || M::how == transfer::alloc,
+                    M_::how == transfer::to || M_::how == transfer::alloc,
                 "offload::from/tofrom on a const parameter: the kernel cannot write the data "
                 "that would be copied back");
   return true;
@@ -197,18 +197,18 @@ template <class P, class A> constexpr bool check_argument() {
 /// Whether argument A reaches parameter P as a reference into a temporary (a container, array
 /// or object made in the call, e.g. `make_vector()` for a std::span parameter). offload::launch
 /// is done with it before the temporary dies; a queued launch runs later, after it has died.
-template <class P, class A> constexpr bool maps_a_temporary() {
-  constexpr abi::param_kind k = abi::param_kind_v<P>;
-  if constexpr (std::is_pointer_v<P> ||
+template <class P_, class A_> constexpr bool maps_a_temporary() {
+  constexpr abi::param_kind k = abi::param_kind_v<P_>;
+  if constexpr (std::is_pointer_v<P_> ||
                 !(k == abi::param_kind::map_tofrom || k == abi::param_kind::map_to ||
                   k == abi::param_kind::span_tofrom || k == abi::param_kind::span_to)) {
     return false;  // a pointer argument is an address, and values are copied
   } else {
-    using F = forwarded_arg_t<A>;
-    using V = std::remove_cvref_t<F>;
+    using F_ = forwarded_arg_t<A_>;
+    using V_ = std::remove_cvref_t<F_>;
     // A span or pointer made in the call refers to memory that outlives it.
-    return !std::is_lvalue_reference_v<F> && !std::is_pointer_v<V> &&
-           !abi::is_special_class<V>::value;
+    return !std::is_lvalue_reference_v<F_> && !std::is_pointer_v<V_> &&
+           !abi::is_special_class<V_>::value;
   }
 }
 
@@ -220,15 +220,15 @@ public:
   virtual const launch_request &request() const = 0;
 };
 
-template <class... P> class prepared_launch final : public launch_job {
+template <class... P_> class prepared_launch final : public launch_job {
 public:
-  static constexpr unsigned total_slots = (0u + ... + abi::slot_count_v<P>);
+  static constexpr unsigned total_slots = (0u + ... + abi::slot_count_v<P_>);
 
-  template <class... A>
-  prepared_launch(void (*kernel)(P...), const launch_config &config, A &&...args)
+  template <class... A_>
+  prepared_launch(void (*kernel)(P_...), const launch_config &config, A_ &&...args)
       : kernel_(kernel),
-        params_(static_cast<P>(map_traits_of<A>::value(std::forward<A>(args)))...) {
-    describe<A...>(std::index_sequence_for<P...>{});
+        params_(static_cast<P_>(map_traits_of<A_>::value(std::forward<A_>(args)))...) {
+    describe<A_...>(std::index_sequence_for<P_...>{});
     request_ = {reinterpret_cast<const void *>(kernel),
                 config.workgroups,
                 config.threads,
@@ -253,13 +253,13 @@ public:
   }
 
 private:
-  template <class... A, std::size_t... I> void describe(std::index_sequence<I...>) {
-    constexpr unsigned counts[] = {abi::slot_count_v<P>..., 0u};
-    unsigned first[sizeof...(P) + 1] = {};
-    for (std::size_t i = 0; i < sizeof...(P); ++i)
+  template <class... A_, std::size_t... I_> void describe(std::index_sequence<I_...>) {
+    constexpr unsigned counts[] = {abi::slot_count_v<P_>..., 0u};
+    unsigned first[sizeof...(P_) + 1] = {};
+    for (std::size_t i = 0; i < sizeof...(P_); ++i)
       first[i + 1] = first[i] + counts[i];
-    (describe_param<P, map_traits_of<A>::explicit_direction, map_traits_of<A>::how>(
-         std::get<I>(params_), descs_.data() + first[I]),
+    (describe_param<P_, map_traits_of<A_>::explicit_direction, map_traits_of<A_>::how>(
+         std::get<I_>(params_), descs_.data() + first[I_]),
      ...);
   }
 
@@ -269,23 +269,23 @@ private:
   static void run_on_cpu(void *self, const abi::slot_t *slots) {
     auto *job = static_cast<prepared_launch *>(self);
     // (An unmappable parameter is reported by check_argument, once.)
-    if constexpr (((abi::param_kind_v<P> != abi::param_kind::unmappable) && ...))
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        job->kernel_(abi::from_slots<P>(slots + first_slot<I>())...);
-      }(std::index_sequence_for<P...>{});
+    if constexpr (((abi::param_kind_v<P_> != abi::param_kind::unmappable) && ...))
+      [&]<std::size_t... I_>(std::index_sequence<I_...>) {
+        job->kernel_(abi::from_slots<P_>(slots + first_slot<I_>())...);
+      }(std::index_sequence_for<P_...>{});
   }
 
   /// The first slot of parameter I.
-  template <std::size_t I> static constexpr unsigned first_slot() {
-    constexpr unsigned counts[] = {abi::slot_count_v<P>..., 0u};
+  template <std::size_t I_> static constexpr unsigned first_slot() {
+    constexpr unsigned counts[] = {abi::slot_count_v<P_>..., 0u};
     unsigned offset = 0;
-    for (std::size_t k = 0; k < I; ++k)
+    for (std::size_t k = 0; k < I_; ++k)
       offset += counts[k];
     return offset;
   }
 
-  void (*kernel_)(P...);
-  std::tuple<P...> params_;
+  void (*kernel_)(P_...);
+  std::tuple<P_...> params_;
   std::array<arg_desc, total_slots + 1> descs_{};
   launch_request request_{};
 };
@@ -293,12 +293,12 @@ private:
 } // namespace detail
 
 namespace detail {
-template <class... P, class... A>
-void launch_and_wait(void (*kernel)(P...), const launch_config &config, A &&...args) {
-  static_assert(sizeof...(P) == sizeof...(A),
+template <class... P_, class... A_>
+void launch_and_wait(void (*kernel)(P_...), const launch_config &config, A_ &&...args) {
+  static_assert(sizeof...(P_) == sizeof...(A_),
                 "offload::launch: the number of arguments differs from the kernel's parameters");
-  static_assert((detail::check_argument<P, A>() && ...));
-  detail::prepared_launch<P...> job(kernel, config, std::forward<A>(args)...);
+  static_assert((detail::check_argument<P_, A_>() && ...));
+  detail::prepared_launch<P_...> job(kernel, config, std::forward<A_>(args)...);
   detail::launch(job.request());
 }
 /// An offload::range passed to a launch, with the place of the launch call (as config_at).
@@ -310,12 +310,12 @@ struct range_at {
   launch_config config() const { return {{1, 1, 1}, {1, 1, 1}, 0, default_device, where}; }
 };
 
-template <class... P, class... A>
-void launch_range_and_wait(void (*kernel)(P...), const range_at &r, A &&...args) {
-  static_assert(sizeof...(P) == sizeof...(A),
+template <class... P_, class... A_>
+void launch_range_and_wait(void (*kernel)(P_...), const range_at &r, A_ &&...args) {
+  static_assert(sizeof...(P_) == sizeof...(A_),
                 "offload::launch: the number of arguments differs from the kernel's parameters");
-  static_assert((detail::check_argument<P, A>() && ...));
-  detail::prepared_launch<P...> job(kernel, r.config(), std::forward<A>(args)...);
+  static_assert((detail::check_argument<P_, A_>() && ...));
+  detail::prepared_launch<P_...> job(kernel, r.config(), std::forward<A_>(args)...);
   job.over_range(r.items);
   detail::launch(job.request());
 }
@@ -333,13 +333,13 @@ void launch_range_and_wait(void (*kernel)(P...), const range_at &r, A &&...args)
 /// failure, naming the launch's file:line — for a launch that returned early, at that next wait.
 /// A config written in the call (`{.workgroups = ...}`) binds the first overload, a
 /// launch_config value the second (which records the call's place).
-template <class... P, class... A>
-void launch(void (*kernel)(P...), detail::config_literal &&config, A &&...args) {
-  detail::launch_and_wait(kernel, config.config(), std::forward<A>(args)...);
+template <class... P_, class... A_>
+void launch(void (*kernel)(P_...), detail::config_literal &&config, A_ &&...args) {
+  detail::launch_and_wait(kernel, config.config(), std::forward<A_>(args)...);
 }
-template <class... P, class... A>
-void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {
-  detail::launch_and_wait(kernel, config.config, std::forward<A>(args)...);
+template <class... P_, class... A_>
+void launch(void (*kernel)(P_...), detail::config_at config, A_ &&...args) {
+  detail::launch_and_wait(kernel, config.config, std::forward<A_>(args)...);
 }
 
 /// Launches `kernel` over `range{n}` (n work-items, 1-D) on the default device (waiting as the
@@ -348,16 +348,16 @@ void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {
 /// kernel (as cudaOccupancyMaxPotentialBlockSize), on the CPU device large workgroups — and the
 /// grid is rounded up to whole workgroups, so the kernel compares global_id_x() with n, as any
 /// CUDA kernel does. `offload::launch(scale, offload::range{n}, std::span(v), 2.0);`
-template <class... P, class... A>
-void launch(void (*kernel)(P...), detail::range_at r, A &&...args) {
-  detail::launch_range_and_wait(kernel, r, std::forward<A>(args)...);
+template <class... P_, class... A_>
+void launch(void (*kernel)(P_...), detail::range_at r, A_ &&...args) {
+  detail::launch_range_and_wait(kernel, r, std::forward<A_>(args)...);
 }
 
 /// A function that returns a value is not a kernel: this overload only says so.
-template <class R, class... P, class... A>
-  requires(!std::is_void_v<R>)
-void launch(R (*)(P...), const launch_config &, A &&...) {
-  static_assert(std::is_void_v<R>,
+template <class R_, class... P_, class... A_>
+  requires(!std::is_void_v<R_>)
+void launch(R_ (*)(P_...), const launch_config &, A_ &&...) {
+  static_assert(std::is_void_v<R_>,
                 "offload::launch: a kernel must return void; write its results through its "
                 "parameters");
 }

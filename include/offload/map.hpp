@@ -15,36 +15,36 @@
 namespace offload {
 
 /// An argument with an explicit direction (made by offload::to, from, tofrom, alloc).
-template <class A, detail::transfer How> struct mapped {
-  A value;
+template <class A_, detail::transfer How> struct mapped {
+  A_ value;
   static constexpr detail::transfer how = How;
 };
 
-template <class A> mapped<A, detail::transfer::to> to(A &&a) { return {std::forward<A>(a)}; }
-template <class A> mapped<A, detail::transfer::from> from(A &&a) { return {std::forward<A>(a)}; }
-template <class A> mapped<A, detail::transfer::tofrom> tofrom(A &&a) {
-  return {std::forward<A>(a)};
+template <class A_> mapped<A_, detail::transfer::to> to(A_ &&a) { return {std::forward<A_>(a)}; }
+template <class A_> mapped<A_, detail::transfer::from> from(A_ &&a) { return {std::forward<A_>(a)}; }
+template <class A_> mapped<A_, detail::transfer::tofrom> tofrom(A_ &&a) {
+  return {std::forward<A_>(a)};
 }
-template <class A> mapped<A, detail::transfer::alloc> alloc(A &&a) {
-  return {std::forward<A>(a)};
+template <class A_> mapped<A_, detail::transfer::alloc> alloc(A_ &&a) {
+  return {std::forward<A_>(a)};
 }
 
 namespace detail {
-template <class A> struct map_traits {
-  using value_type = A;
+template <class A_> struct map_traits {
+  using value_type = A_;
   static constexpr bool explicit_direction = false;
   static constexpr transfer how = transfer::literal;  // unused
-  template <class X> static X &&value(X &&a) { return std::forward<X>(a); }
+  template <class X_> static X_ &&value(X_ &&a) { return std::forward<X_>(a); }
 };
-template <class A, transfer How> struct map_traits<mapped<A, How>> {
-  using value_type = A;
+template <class A_, transfer How> struct map_traits<mapped<A_, How>> {
+  using value_type = A_;
   static constexpr bool explicit_direction = true;
   static constexpr transfer how = How;
-  template <class X> static decltype(auto) value(X &&m) {
+  template <class X_> static decltype(auto) value(X_ &&m) {
     return std::forward<decltype(m.value)>(m.value);
   }
 };
-template <class A> using map_traits_of = map_traits<std::remove_cvref_t<A>>;
+template <class A_> using map_traits_of = map_traits<std::remove_cvref_t<A_>>;
 } // namespace detail
 
 } // namespace offload

@@ -81,67 +81,67 @@ public:
   }
 
   /// Enqueues a launch (arguments as for offload::launch) and returns at once.
-  template <class... P, class... A>
-  void launch(void (*kernel)(P...), detail::config_literal &&config, A &&...args) {
-    enqueue_launch(nullptr, kernel, config.config(), std::forward<A>(args)...);
+  template <class... P_, class... A_>
+  void launch(void (*kernel)(P_...), detail::config_literal &&config, A_ &&...args) {
+    enqueue_launch(nullptr, kernel, config.config(), std::forward<A_>(args)...);
   }
-  template <class... P, class... A>
-  void launch(void (*kernel)(P...), detail::config_at config, A &&...args) {
-    enqueue_launch(nullptr, kernel, config.config, std::forward<A>(args)...);
+  template <class... P_, class... A_>
+  void launch(void (*kernel)(P_...), detail::config_at config, A_ &&...args) {
+    enqueue_launch(nullptr, kernel, config.config, std::forward<A_>(args)...);
   }
   /// Enqueues a launch over `range{n}` (as offload::launch's; the queue's device chooses).
-  template <class... P, class... A>
-  void launch(void (*kernel)(P...), detail::range_at r, A &&...args) {
-    enqueue_launch(&r.items, kernel, r.config(), std::forward<A>(args)...);
+  template <class... P_, class... A_>
+  void launch(void (*kernel)(P_...), detail::range_at r, A_ &&...args) {
+    enqueue_launch(&r.items, kernel, r.config(), std::forward<A_>(args)...);
   }
 
   /// Enqueues a copy from host memory into a buffer (host must stay alive until it runs).
-  template <class T>
-  void copy(const buffer<T> &dst, std::span<const T> host,
+  template <class T_>
+  void copy(const buffer<T_> &dst, std::span<const T_> host,
             std::source_location where = std::source_location::current()) {
     enqueue_copy(dst.data().get(), host.data(), host.size(), dst.size(), true, where);
   }
   /// Enqueues a copy from a buffer into host memory.
-  template <class T>
-  void copy(std::span<T> host, const buffer<T> &src,
+  template <class T_>
+  void copy(std::span<T_> host, const buffer<T_> &src,
             std::source_location where = std::source_location::current()) {
     enqueue_copy(host.data(), src.data().get(), host.size(), src.size(), false, where);
   }
 
   /// Enqueues a fill of the buffer's elements [offset, offset + count) with `value` (all of them
   /// without offset and count), as cudaMemsetAsync; the buffer must stay alive until it runs.
-  template <class T>
-  void fill(buffer<T> &dst, const T &value, std::source_location where = std::source_location::current()) {
+  template <class T_>
+  void fill(buffer<T_> &dst, const T_ &value, std::source_location where = std::source_location::current()) {
     fill(dst, value, 0, dst.size(), where);
   }
-  template <class T>
-  void fill(buffer<T> &dst, const T &value, std::size_t offset, std::size_t count,
+  template <class T_>
+  void fill(buffer<T_> &dst, const T_ &value, std::size_t offset, std::size_t count,
             std::source_location where = std::source_location::current()) {
     if (!detail::copy_range_fits(count, offset, dst.size()))
       detail::fill_does_not_fit(count, offset, dst.size(), detail::to_source_loc(where));
     struct fill_step final : detail::queue_step {
       detail::device_handle device;
-      T value;
+      T_ value;
       detail::source_loc where;
       detail::fill_request request{};  // its pattern: value
       void run() override {
-        detail::fill_device(device, request.dst, &value, sizeof(T), request.count, where);
+        detail::fill_device(device, request.dst, &value, sizeof(T_), request.count, where);
       }
       const detail::fill_request *fill() const noexcept override { return &request; }
-      std::uint64_t copy_bytes() const noexcept override { return request.count * sizeof(T); }
+      std::uint64_t copy_bytes() const noexcept override { return request.count * sizeof(T_); }
     };
     auto step = std::make_unique<fill_step>();
     step->device = dst.device_handle();
     step->value = value;
     step->where = detail::to_source_loc(where);
-    step->request = {(dst.data() + offset).get(), &step->value, sizeof(T), count};
+    step->request = {(dst.data() + offset).get(), &step->value, sizeof(T_), count};
     detail::queue_host_step(*state_, std::move(step));
   }
 
   /// Enqueues a copy of `count` elements between buffers (as offload::copy; the buffers must
   /// stay alive until it runs).
-  template <class T>
-  void copy(buffer<T> &dst, std::size_t dst_offset, const buffer<T> &src, std::size_t src_offset,
+  template <class T_>
+  void copy(buffer<T_> &dst, std::size_t dst_offset, const buffer<T_> &src, std::size_t src_offset,
             std::size_t count, std::source_location where = std::source_location::current()) {
     dst.check_fits(count, dst_offset, where);
     src.check_fits(count, src_offset, where);
@@ -159,7 +159,7 @@ public:
     step->from = src.device_handle();
     step->dst = (dst.data() + dst_offset).get();
     step->src = (src.data() + src_offset).get();
-    step->bytes = count * sizeof(T);
+    step->bytes = count * sizeof(T_);
     step->where = detail::to_source_loc(where);
     detail::queue_host_step(*state_, std::move(step));
   }
@@ -167,32 +167,32 @@ public:
   /// Enqueues `f(i)` for every i of `items`, a lambda kernel (offload/parallel_for.hpp; the
   /// call as offload-cxx rewrites it), and returns at once. The data its spans capture must
   /// live, unchanged by the host, until the queue's wait().
-  template <unsigned long long Id, class... C, class... E, class F>
-  void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...>, detail::range_at items,
-                    const F &f) {
-    using site = detail::lambda_site<Id, detail::captures<C...>, E...>;
-    using steps = detail::lambda_launch<site, F>;
+  template <unsigned long long Id, class... C_, class... E_, class F_>
+  void parallel_for(detail::lambda_site<Id, detail::captures<C_...>, E_...>, detail::range_at items,
+                    const F_ &f) {
+    using site = detail::lambda_site<Id, detail::captures<C_...>, E_...>;
+    using steps = detail::lambda_launch<site, F_>;
     const std::size_t count = steps::count(items, "offload::queue::parallel_for");
     if (count == 0)
       return;
     const range over{count};
-    steps::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
-      enqueue_launch(&over, &detail::lambda_kernel<site, std::remove_cv_t<C>...>, items.config(),
+    steps::with_captures(f, [&](const std::remove_cv_t<C_> &...captured) {
+      enqueue_launch(&over, &detail::lambda_kernel<site, std::remove_cv_t<C_>...>, items.config(),
                      captured..., items.items.begin, count);
     });
   }
 
   /// Enqueues `f(x, y)` for every x < items.nx, y < items.ny (f(x, y, z) for a range3d), as
   /// offload::parallel_for over a range2d or range3d, and returns at once.
-  template <unsigned long long Id, class... C, class... E, class F>
-  void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...>, const range2d &items,
-                    const F &f, std::source_location where = std::source_location::current()) {
-    enqueue_nd<detail::lambda_site<Id, detail::captures<C...>, E...>, C...>(items.nx, items.ny, 1, 2, f, where);
+  template <unsigned long long Id, class... C_, class... E_, class F_>
+  void parallel_for(detail::lambda_site<Id, detail::captures<C_...>, E_...>, const range2d &items,
+                    const F_ &f, std::source_location where = std::source_location::current()) {
+    enqueue_nd<detail::lambda_site<Id, detail::captures<C_...>, E_...>, C_...>(items.nx, items.ny, 1, 2, f, where);
   }
-  template <unsigned long long Id, class... C, class... E, class F>
-  void parallel_for(detail::lambda_site<Id, detail::captures<C...>, E...>, const range3d &items,
-                    const F &f, std::source_location where = std::source_location::current()) {
-    enqueue_nd<detail::lambda_site<Id, detail::captures<C...>, E...>, C...>(items.nx, items.ny, items.nz, 3, f,
+  template <unsigned long long Id, class... C_, class... E_, class F_>
+  void parallel_for(detail::lambda_site<Id, detail::captures<C_...>, E_...>, const range3d &items,
+                    const F_ &f, std::source_location where = std::source_location::current()) {
+    enqueue_nd<detail::lambda_site<Id, detail::captures<C_...>, E_...>, C_...>(items.nx, items.ny, items.nz, 3, f,
                                                                        where);
   }
 
@@ -200,32 +200,32 @@ public:
   /// `op` over init and `f(i)` for every i of `items` on the queue's device and returns the
   /// result, as offload::parallel_reduce (offload/parallel_for.hpp) does: a value the host needs
   /// now, as Kokkos's parallel_reduce into a scalar.
-  template <unsigned long long Id, class... C, class... E, class T, class F, class Op = std::plus<>>
-  T parallel_reduce(detail::lambda_site<Id, detail::captures<C...>, E...> site,
-                    detail::range_at items, T init, const F &f, Op op = {}) {
+  template <unsigned long long Id, class... C_, class... E_, class T_, class F_, class Op = std::plus<>>
+  T_ parallel_reduce(detail::lambda_site<Id, detail::captures<C_...>, E_...> site,
+                    detail::range_at items, T_ init, const F_ &f, Op op = {}) {
     wait();
     return detail::parallel_reduce_on(device(), site, items, init, f, op);
   }
 
   /// Without offload-cxx's rewrite (a host compiler alone): runs on the host, in order, now.
-  template <class F>
-    requires std::is_invocable_v<const F &, std::size_t>
-  void parallel_for(const range &items, const F &f) {
+  template <class F_>
+    requires std::is_invocable_v<const F_ &, std::size_t>
+  void parallel_for(const range &items, const F_ &f) {
     wait();
     for (std::size_t i = items.begin; i < items.end; ++i)
       f(i);
   }
-  template <class F> void parallel_for(const range2d &items, const F &f) {
+  template <class F_> void parallel_for(const range2d &items, const F_ &f) {
     wait();
     offload::parallel_for(items, f);
   }
-  template <class F> void parallel_for(const range3d &items, const F &f) {
+  template <class F_> void parallel_for(const range3d &items, const F_ &f) {
     wait();
     offload::parallel_for(items, f);
   }
-  template <class T, class F, class Op = std::plus<>>
-    requires std::is_invocable_v<const F &, std::size_t>
-  T parallel_reduce(const range &items, T init, const F &f, Op op = {}) {
+  template <class T_, class F_, class Op = std::plus<>>
+    requires std::is_invocable_v<const F_ &, std::size_t>
+  T_ parallel_reduce(const range &items, T_ init, const F_ &f, Op op = {}) {
     wait();
     return offload::parallel_reduce(items, init, f, op);
   }
@@ -238,38 +238,38 @@ public:
   int device() const { return device_.gpu >= 0 ? device_.gpu : cpu_device; }
 
 private:
-  template <class... P, class... A>
-  void enqueue_launch(const range *over, void (*kernel)(P...), const launch_config &config,
-                      A &&...args) {
-    static_assert(sizeof...(P) == sizeof...(A),
+  template <class... P_, class... A_>
+  void enqueue_launch(const range *over, void (*kernel)(P_...), const launch_config &config,
+                      A_ &&...args) {
+    static_assert(sizeof...(P_) == sizeof...(A_),
                   "queue::launch: the number of arguments differs from the kernel's parameters");
-    static_assert((detail::check_argument<P, A>() && ...));
-    static_assert(!(detail::maps_a_temporary<P, A>() || ...),
+    static_assert((detail::check_argument<P_, A_>() && ...));
+    static_assert(!(detail::maps_a_temporary<P_, A_>() || ...),
                   "queue::launch: an argument is a temporary (a container, array or object made "
                   "in the call) that the kernel would map: it is destroyed before the queued "
                   "launch runs; keep it in a variable that lives until the queue's wait()");
-    auto job = std::make_unique<detail::prepared_launch<P...>>(kernel, config,
-                                                               std::forward<A>(args)...);
+    auto job = std::make_unique<detail::prepared_launch<P_...>>(kernel, config,
+                                                               std::forward<A_>(args)...);
     if (over)
       job->over_range(*over);
     detail::queue_launch(*state_, std::move(job));
   }
 
-  template <class Site, class... C, class F>
-  void enqueue_nd(std::size_t nx, std::size_t ny, std::size_t nz, unsigned rank, const F &f,
+  template <class Site, class... C_, class F_>
+  void enqueue_nd(std::size_t nx, std::size_t ny, std::size_t nz, unsigned rank, const F_ &f,
                   const std::source_location &where) {
-    detail::check_nd<F>(rank, nx, ny, nz, where);
+    detail::check_nd<F_>(rank, nx, ny, nz, where);
     if (nx == 0 || ny == 0 || nz == 0)
       return;
     const launch_config config = detail::nd_launch_config(default_device, nx, ny, nz, rank, where);
-    detail::lambda_launch<Site, F>::with_captures(f, [&](const std::remove_cv_t<C> &...captured) {
-      enqueue_launch(nullptr, &detail::lambda_kernel_nd<Site, std::remove_cv_t<C>...>, config,
+    detail::lambda_launch<Site, F_>::with_captures(f, [&](const std::remove_cv_t<C_> &...captured) {
+      enqueue_launch(nullptr, &detail::lambda_kernel_nd<Site, std::remove_cv_t<C_>...>, config,
                      captured..., nx, ny, nz);
     });
   }
 
-  template <class T>
-  void enqueue_copy(T *dst, const T *src, std::size_t n, std::size_t capacity, bool to_device,
+  template <class T_>
+  void enqueue_copy(T_ *dst, const T_ *src, std::size_t n, std::size_t capacity, bool to_device,
                     const std::source_location &where) {
     const detail::source_loc loc = detail::to_source_loc(where);
     if (n > capacity)
@@ -293,7 +293,7 @@ private:
     step->device = device_;
     step->dst = dst;
     step->src = src;
-    step->bytes = n * sizeof(T);
+    step->bytes = n * sizeof(T_);
     step->to_device = to_device;
     step->where = loc;
     detail::queue_host_step(*state_, std::move(step));

@@ -16,24 +16,24 @@ struct range {
   std::size_t end = 0;
 
   constexpr range() = default;
-  template <class N>
-    requires std::is_integral_v<N>
-  constexpr range(N n) : end(index(n)) {}
-  template <class B, class E>
-    requires(std::is_integral_v<B> && std::is_integral_v<E>)
-  constexpr range(B b, E e) : begin(index(b)), end(index(e)) {}
+  template <class N_>
+    requires std::is_integral_v<N_>
+  constexpr range(N_ n) : end(index(n)) {}
+  template <class B_, class E_>
+    requires(std::is_integral_v<B_> && std::is_integral_v<E_>)
+  constexpr range(B_ b, E_ e) : begin(index(b)), end(index(e)) {}
 
   constexpr std::size_t size() const { return end - begin; }
   constexpr bool empty() const { return end == begin; }
   friend constexpr bool operator==(const range &, const range &) = default;
 
 private:
-  template <class I> static constexpr std::size_t index(I v) {
-    if constexpr (I(-1) < I(0))
+  template <class I_> static constexpr std::size_t index(I_ v) {
+    if constexpr (I_(-1) < I_(0))
       if (v < 0)
         return SIZE_MAX;
-    if constexpr (sizeof(I) > sizeof(std::size_t))  // an __int128: never truncated
-      if (v > I(SIZE_MAX))
+    if constexpr (sizeof(I_) > sizeof(std::size_t))  // an __int128: never truncated
+      if (v > I_(SIZE_MAX))
         return SIZE_MAX;
     return static_cast<std::size_t>(v);
   }

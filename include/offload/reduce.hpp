@@ -174,56 +174,56 @@ OFFLOAD_DETAIL_MEETS inline std::uint32_t shuffle_xor(std::uint32_t v, std::uint
 #endif
 namespace detail {
 /// A 4- or 8-byte trivially copyable value moved as 32-bit words by `move`.
-template <class T, class Move> OFFLOAD_DETAIL_MEETS inline T shuffle_words(T v, Move move) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "shuffles move 4- or 8-byte values");
-  std::uint32_t words[sizeof(T) / 4];
-  __builtin_memcpy(words, &v, sizeof(T));
+template <class T_, class Move> OFFLOAD_DETAIL_MEETS inline T_ shuffle_words(T_ v, Move move) {
+  static_assert(sizeof(T_) == 4 || sizeof(T_) == 8, "shuffles move 4- or 8-byte values");
+  std::uint32_t words[sizeof(T_) / 4];
+  __builtin_memcpy(words, &v, sizeof(T_));
   for (std::uint32_t &w : words)
     w = move(w);
-  __builtin_memcpy(&v, words, sizeof(T));
+  __builtin_memcpy(&v, words, sizeof(T_));
   return v;
 }
 } // namespace detail
 
 /// shuffle, shuffle_down, shuffle_up and shuffle_xor for any 4- or 8-byte trivially copyable
 /// value (int, float, double, a small struct). Every lane of the warp must take part.
-template <class T> OFFLOAD_DETAIL_MEETS inline T shuffle(T v, std::uint32_t src, std::uint32_t width = warp_size()) {
+template <class T_> OFFLOAD_DETAIL_MEETS inline T_ shuffle(T_ v, std::uint32_t src, std::uint32_t width = warp_size()) {
   return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle(w, src, width); });
 }
-template <class T>
-OFFLOAD_DETAIL_MEETS inline T shuffle_down(T v, std::uint32_t delta, std::uint32_t width = warp_size()) {
+template <class T_>
+OFFLOAD_DETAIL_MEETS inline T_ shuffle_down(T_ v, std::uint32_t delta, std::uint32_t width = warp_size()) {
   return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle_down(w, delta, width); });
 }
-template <class T> OFFLOAD_DETAIL_MEETS inline T shuffle_up(T v, std::uint32_t delta, std::uint32_t width = warp_size()) {
+template <class T_> OFFLOAD_DETAIL_MEETS inline T_ shuffle_up(T_ v, std::uint32_t delta, std::uint32_t width = warp_size()) {
   return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle_up(w, delta, width); });
 }
-template <class T> OFFLOAD_DETAIL_MEETS inline T shuffle_xor(T v, std::uint32_t mask, std::uint32_t width = warp_size()) {
+template <class T_> OFFLOAD_DETAIL_MEETS inline T_ shuffle_xor(T_ v, std::uint32_t mask, std::uint32_t width = warp_size()) {
   return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle_xor(w, mask, width); });
 }
 
 /// `op` folded over `v` of every lane of the work-item's warp, returned to every lane (a
 /// butterfly of shuffle_xor: log2(warp_size()) steps; `op` associative and commutative, as
 /// cooperative groups' `cg::reduce(warp, v, op)`). Every lane of the warp must call it.
-template <class T, class Op> OFFLOAD_DETAIL_MEETS inline T warp_reduce(T v, Op op) {
+template <class T_, class Op> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce(T_ v, Op op) {
   for (std::uint32_t mask = warp_size() / 2; mask > 0; mask /= 2)
     v = op(v, shuffle_xor(v, mask));
   return v;
 }
 /// The sum, the largest and the smallest `v` over the warp, to every lane.
-template <class T> OFFLOAD_DETAIL_MEETS inline T warp_reduce_add(T v) {
-  return warp_reduce(v, [](T a, T b) { return a + b; });
+template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_add(T_ v) {
+  return warp_reduce(v, [](T_ a, T_ b) { return a + b; });
 }
-template <class T> OFFLOAD_DETAIL_MEETS inline T warp_reduce_max(T v) {
-  return warp_reduce(v, [](T a, T b) { return a < b ? b : a; });
+template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_max(T_ v) {
+  return warp_reduce(v, [](T_ a, T_ b) { return a < b ? b : a; });
 }
-template <class T> OFFLOAD_DETAIL_MEETS inline T warp_reduce_min(T v) {
-  return warp_reduce(v, [](T a, T b) { return b < a ? b : a; });
+template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_min(T_ v) {
+  return warp_reduce(v, [](T_ a, T_ b) { return b < a ? b : a; });
 }
 
 /// The sum of `v` over the workgroup, returned to every work-item. Every work-item of the
 /// workgroup must call it (it contains barriers). At most 1024 work-items per workgroup.
-template <class T> OFFLOAD_DETAIL_MEETS inline T workgroup_reduce_add(T v) {
-  auto &scratch = shared<T[1024]>([] {});
+template <class T_> OFFLOAD_DETAIL_MEETS inline T_ workgroup_reduce_add(T_ v) {
+  auto &scratch = shared<T_[1024]>([] {});
   const std::uint32_t id = local_linear_id(), n = workgroup_size();
   scratch[id] = v;
   barrier();
@@ -242,15 +242,15 @@ template <class T> OFFLOAD_DETAIL_MEETS inline T workgroup_reduce_add(T v) {
       scratch[id] += scratch[id + half];
     barrier();
   }
-  T total = scratch[0];
+  T_ total = scratch[0];
   barrier();  // the scratch may be reused right after
   return total;
 }
 
 /// Adds the sum of `v` over the whole grid to *result (which the caller zeroes before the
 /// launch): a workgroup reduction, then one atomic add per workgroup.
-template <atomic_value T> OFFLOAD_DETAIL_MEETS inline void grid_reduce_add(T v, T *result) {
-  T total = workgroup_reduce_add(v);
+template <atomic_value T_> OFFLOAD_DETAIL_MEETS inline void grid_reduce_add(T_ v, T_ *result) {
+  T_ total = workgroup_reduce_add(v);
   if (local_linear_id() == 0)
     atomic_add(result, total);
 }

@@ -31,16 +31,16 @@ struct region_config {
 namespace detail {
 /// Describes one mapped object: a pointer to an object (or to a whole array), or anything a
 /// std::span can view (a span, std::vector, std::array, a C array).
-template <class M> arg_desc describe_map(M &&m) {
-  using traits = map_traits_of<M>;
-  auto &&v = traits::value(std::forward<M>(m));
-  using V = std::remove_cvref_t<decltype(v)>;
+template <class M_> arg_desc describe_map(M_ &&m) {
+  using traits = map_traits_of<M_>;
+  auto &&v = traits::value(std::forward<M_>(m));
+  using V_ = std::remove_cvref_t<decltype(v)>;
   transfer how;
   const void *ptr;
   std::uint64_t bytes;
   bool is_const;
-  if constexpr (std::is_pointer_v<V>) {
-    using object = std::remove_pointer_t<V>;
+  if constexpr (std::is_pointer_v<V_>) {
+    using object = std::remove_pointer_t<V_>;
     static_assert(abi::detail::mappable_object_v<std::remove_cv_t<object>>,
                   "offload: a region maps trivially copyable objects without pointers");
     ptr = v;
@@ -67,11 +67,11 @@ template <class M> arg_desc describe_map(M &&m) {
 /// offload::to/from/tofrom/alloc say). On the CPU device it copies nothing.
 class data_region {
 public:
-  template <class... M>
-  explicit data_region(const region_config &config, M &&...maps)
+  template <class... M_>
+  explicit data_region(const region_config &config, M_ &&...maps)
       : where_(detail::to_source_loc(config.where)),
         device_(detail::resolve_device(config.device, "data region", where_)),
-        maps_{detail::describe_map(std::forward<M>(maps))...} {
+        maps_{detail::describe_map(std::forward<M_>(maps))...} {
     detail::region_data(device_, detail::data_op::begin, maps_.data(),
                         static_cast<std::uint32_t>(maps_.size()), where_);
   }
@@ -94,14 +94,14 @@ public:
   }
 
   /// Copies the host's current values of `m` (one of the region's objects) to the device.
-  template <class M>
-  void update_to(M &&m, std::source_location where = std::source_location::current()) {
-    update(detail::data_op::update_to, detail::describe_map(std::forward<M>(m)), where);
+  template <class M_>
+  void update_to(M_ &&m, std::source_location where = std::source_location::current()) {
+    update(detail::data_op::update_to, detail::describe_map(std::forward<M_>(m)), where);
   }
   /// Copies the device's current values of `m` back to the host.
-  template <class M>
-  void update_from(M &&m, std::source_location where = std::source_location::current()) {
-    update(detail::data_op::update_from, detail::describe_map(std::forward<M>(m)), where);
+  template <class M_>
+  void update_from(M_ &&m, std::source_location where = std::source_location::current()) {
+    update(detail::data_op::update_from, detail::describe_map(std::forward<M_>(m)), where);
   }
   /// Ends the region now (copying back what maps from); the destructor then does nothing.
   void end() {

@@ -40,16 +40,16 @@ extern "C" __attribute__((address_space(3), aligned(16))) unsigned char __offloa
 
 /// Static shared memory: one T per workgroup, uninitialised. Each call site (each distinct Tag,
 /// e.g. the type of a `[] {}` written there) has its own.
-template <class T, class Tag> inline T &shared(Tag) {
-  static_assert(std::is_trivially_default_constructible_v<T>,
+template <class T_, class Tag> inline T_ &shared(Tag) {
+  static_assert(std::is_trivially_default_constructible_v<T_>,
                 "shared memory holds trivially constructible types (it is not initialised)");
-  [[clang::loader_uninitialized]] static __attribute__((address_space(3))) T storage;
-  return *(T *)&storage;
+  [[clang::loader_uninitialized]] static __attribute__((address_space(3))) T_ storage;
+  return *(T_ *)&storage;
 }
 
 /// The dynamic shared memory of the launch (launch_config::dynamic_shared_bytes), 16-byte aligned.
-template <class T = unsigned char> inline T *dynamic_shared() {
-  return (T *)detail::__offload_dynamic_shared;
+template <class T_ = unsigned char> inline T_ *dynamic_shared() {
+  return (T_ *)detail::__offload_dynamic_shared;
 }
 
 #else  // the CPU device
@@ -72,16 +72,16 @@ void cpu_barrier();
 #endif
 inline void barrier() { detail::cpu_barrier(); }
 
-template <class T, class Tag> inline T &shared(Tag) {
-  static_assert(std::is_trivially_default_constructible_v<T>,
+template <class T_, class Tag> inline T_ &shared(Tag) {
+  static_assert(std::is_trivially_default_constructible_v<T_>,
                 "shared memory holds trivially constructible types (it is not initialised)");
   // At least 16-aligned, as a GPU's shared memory; more where T asks (alignas(32) and up).
-  alignas(alignof(T) > 16 ? alignof(T) : 16) static thread_local T storage;
+  alignas(alignof(T_) > 16 ? alignof(T_) : 16) static thread_local T_ storage;
   return storage;
 }
 
-template <class T = unsigned char> inline T *dynamic_shared() {
-  return static_cast<T *>(detail::cpu_dynamic_shared());
+template <class T_ = unsigned char> inline T_ *dynamic_shared() {
+  return static_cast<T_ *>(detail::cpu_dynamic_shared());
 }
 
 #endif

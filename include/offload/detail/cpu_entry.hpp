@@ -34,11 +34,11 @@ using cpu_workgroup_fn = void (*)(const abi::slot_t *slots);
 /// kernel's own code, which the compiler can vectorise over the work-items; a call per work-item
 /// could not be (a kernel above the inliner's threshold ran 5x slower, and called the program's
 /// own copy of the kernel).
-template <auto Kernel, class... P> [[gnu::noinline]] void cpu_work_items(P... args) {
+template <auto Kernel, class... P_> [[gnu::noinline]] void cpu_work_items(P_... args) {
 #if defined(__clang__)
-  [[clang::always_inline]] Kernel(static_cast<P>(args)...);
+  [[clang::always_inline]] Kernel(static_cast<P_>(args)...);
 #else
-  Kernel(static_cast<P>(args)...);
+  Kernel(static_cast<P_>(args)...);
 #endif
 }
 static_assert(offsetof(cpu_item, thread) == 0 && offsetof(cpu_item, block_dim) == 24 &&
@@ -50,11 +50,11 @@ static_assert(offsetof(cpu_item, thread) == 0 && offsetof(cpu_item, block_dim) =
 /// pass makes loops over the workgroup's work-items).
 template <auto Kernel> void run_workgroup_as_loops(const abi::slot_t *slots) {
   using sig = kernel_signature<decltype(Kernel)>;
-  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) {
-    std::tuple<typename sig::template param<I>...> args(
-        abi::from_slots<typename sig::template param<I>>(slots + sig::template first_slot<I>())...);
-    cpu_work_items<Kernel, typename sig::template param<I>...>(
-        static_cast<typename sig::template param<I>>(std::get<I>(args))...);
+  [&]<unsigned... I_>(std::integer_sequence<unsigned, I_...>) {
+    std::tuple<typename sig::template param<I_>...> args(
+        abi::from_slots<typename sig::template param<I_>>(slots + sig::template first_slot<I_>())...);
+    cpu_work_items<Kernel, typename sig::template param<I_>...>(
+        static_cast<typename sig::template param<I_>>(std::get<I_>(args))...);
   }(std::make_integer_sequence<unsigned, sig::arity>{});
 }
 

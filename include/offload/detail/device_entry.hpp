@@ -22,40 +22,40 @@
 
 namespace offload::detail {
 
-template <class F> struct kernel_signature;
-template <class... P> struct kernel_signature<void (*)(P...)> {
-  static constexpr unsigned arity = sizeof...(P);
-  template <unsigned I> using param = __type_pack_element<I, P...>;
+template <class F_> struct kernel_signature;
+template <class... P_> struct kernel_signature<void (*)(P_...)> {
+  static constexpr unsigned arity = sizeof...(P_);
+  template <unsigned I_> using param = __type_pack_element<I_, P_...>;
   /// Slots taken by all parameters, and the first slot of parameter I.
-  static constexpr unsigned total_slots = (0u + ... + abi::slot_count_v<P>);
-  template <unsigned I> static constexpr unsigned first_slot() {
-    constexpr unsigned counts[] = {abi::slot_count_v<P>..., 0u};
+  static constexpr unsigned total_slots = (0u + ... + abi::slot_count_v<P_>);
+  template <unsigned I_> static constexpr unsigned first_slot() {
+    constexpr unsigned counts[] = {abi::slot_count_v<P_>..., 0u};
     unsigned offset = 0;
-    for (unsigned i = 0; i < I; ++i)
+    for (unsigned i = 0; i < I_; ++i)
       offset += counts[i];
     return offset;
   }
 };
-template <class... P>
-struct kernel_signature<void (*)(P...) noexcept> : kernel_signature<void (*)(P...)> {};
+template <class... P_>
+struct kernel_signature<void (*)(P_...) noexcept> : kernel_signature<void (*)(P_...)> {};
 
 template <auto Kernel, class... Slots> __attribute__((always_inline)) inline void call_from_slots(Slots... slots) {
   using sig = kernel_signature<decltype(Kernel)>;
   static_assert(sig::total_slots == sizeof...(Slots), "offload: entry and kernel slots differ");
   const abi::slot_t all[] = {abi::slot_t(slots)..., 0};
-  [&]<unsigned... I>(std::integer_sequence<unsigned, I...>) __attribute__((always_inline)) {
+  [&]<unsigned... I_>(std::integer_sequence<unsigned, I_...>) __attribute__((always_inline)) {
     // The kernel's body is the entry's, whatever its size (as nvcc's __global__ function): a
     // call left here costs a call frame, and the callee sees its pointers as generic ones.
     [[clang::always_inline]] Kernel(
-        abi::from_slots<typename sig::template param<I>>(all + sig::template first_slot<I>())...);
+        abi::from_slots<typename sig::template param<I_>>(all + sig::template first_slot<I_>())...);
   }(std::make_integer_sequence<unsigned, sig::arity>{});
 }
 
 /// Checked by every generated entry: the tool's classification (a param_kind_name) agrees with
 /// this header's for parameter I of kernel type F.
-template <class F, unsigned I> constexpr bool param_kind_is(const char *expected) {
+template <class F_, unsigned I_> constexpr bool param_kind_is(const char *expected) {
   const char *actual =
-      abi::param_kind_name(abi::param_kind_v<typename kernel_signature<F>::template param<I>>);
+      abi::param_kind_name(abi::param_kind_v<typename kernel_signature<F_>::template param<I_>>);
   for (; *actual && *actual == *expected; ++actual, ++expected) {
   }
   return *actual == *expected;

@@ -25,9 +25,9 @@ namespace offload {
 namespace detail {
 
 /// The types of a lambda's captures, in the order of its (rewritten) capture list.
-template <class... C> struct captures {};
+template <class... C_> struct captures {};
 /// A template parameter pack of the enclosing context, as one type of the site's context.
-template <class... T> struct pack {};
+template <class... T_> struct pack {};
 
 /// The tag offload-cxx adds to a parallel_for call (see the file's comment).
 template <unsigned long long Id, class Captures, class... Context> struct lambda_site {};
@@ -35,13 +35,13 @@ template <unsigned long long Id, class Captures, class... Context> struct lambda
 /// Where a closure of captures C... keeps each: in order, each at the next multiple of its
 /// alignment — how g++ and clang lay out a closure with an explicit capture list (checked for
 /// each lambda by its size and alignment below, and by the host-metadata pass's offsets).
-template <class... C> struct capture_layout {
-  static constexpr std::size_t count = sizeof...(C);
-  static constexpr std::size_t align = std::max({std::size_t(1), alignof(C)...});
+template <class... C_> struct capture_layout {
+  static constexpr std::size_t count = sizeof...(C_);
+  static constexpr std::size_t align = std::max({std::size_t(1), alignof(C_)...});
   /// Where capture k starts (k == count: where the last one ends).
   static constexpr std::size_t place(std::size_t k) {
-    const std::size_t sizes[] = {sizeof(C)..., 0};
-    const std::size_t aligns[] = {alignof(C)..., 1};
+    const std::size_t sizes[] = {sizeof(C_)..., 0};
+    const std::size_t aligns[] = {alignof(C_)..., 1};
     std::size_t end = 0, at = 0;
     for (std::size_t i = 0; i <= k && i < count; ++i) {
       at = (end + aligns[i] - 1) / aligns[i] * aligns[i];
@@ -50,7 +50,7 @@ template <class... C> struct capture_layout {
     return k < count ? at : end;
   }
   /// As values (a device has no copy of a host table): offset<I>.
-  template <std::size_t I> static constexpr std::size_t offset = place(I);
+  template <std::size_t I_> static constexpr std::size_t offset = place(I_);
   /// (A closure without captures is an empty class: one byte.)
   static constexpr std::size_t size =
       count == 0 ? 1 : (place(count) + align - 1) / align * align;
@@ -58,20 +58,20 @@ template <class... C> struct capture_layout {
 
 /// How many indices F takes: 1 (`(std::size_t i)`, or `auto`), 2 (x, y) or 3 (x, y, z); 0 if
 /// none of these.
-template <class F>
+template <class F_>
 inline constexpr unsigned lambda_rank =
-    std::is_invocable_v<const F &, std::size_t>                                    ? 1
-    : std::is_invocable_v<const F &, std::size_t, std::size_t>                     ? 2
-    : std::is_invocable_v<const F &, std::size_t, std::size_t, std::size_t>        ? 3
+    std::is_invocable_v<const F_ &, std::size_t>                                    ? 1
+    : std::is_invocable_v<const F_ &, std::size_t, std::size_t>                     ? 2
+    : std::is_invocable_v<const F_ &, std::size_t, std::size_t, std::size_t>        ? 3
                                                                                     : 0;
 
 /// f called with as many of the indices as it takes.
-template <class F>
-decltype(auto) call_with_indices(const F &f, std::size_t x, [[maybe_unused]] std::size_t y,
+template <class F_>
+decltype(auto) call_with_indices(const F_ &f, std::size_t x, [[maybe_unused]] std::size_t y,
                                  [[maybe_unused]] std::size_t z) {
-  if constexpr (lambda_rank<F> == 1)
+  if constexpr (lambda_rank<F_> == 1)
     return f(x);
-  else if constexpr (lambda_rank<F> == 2)
+  else if constexpr (lambda_rank<F_> == 2)
     return f(x, y);
   else
     return f(x, y, z);
@@ -85,44 +85,44 @@ template <class Site> struct lambda_slot;
 /// Declares run_lambda for a site: the lambda of that site, rebuilt from its captures, called
 /// with one index (its value stored at `result` unless null: parallel_reduce's). Defined by
 /// lambda_definition<Site, F> where parallel_for knows F.
-template <unsigned long long Id, class... C, class... E>
-struct lambda_slot<lambda_site<Id, captures<C...>, E...>> {
+template <unsigned long long Id, class... C_, class... E_>
+struct lambda_slot<lambda_site<Id, captures<C_...>, E_...>> {
   friend void run_lambda(lambda_slot, std::size_t x, std::size_t y, std::size_t z, void *result,
-                         const C &...captured);
+                         const C_ &...captured);
 };
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 
-template <class Site, class F> struct lambda_definition;
-template <unsigned long long Id, class... C, class... E, class F>
-struct lambda_definition<lambda_site<Id, captures<C...>, E...>, F> {
-  using site = lambda_site<Id, captures<C...>, E...>;
+template <class Site, class F_> struct lambda_definition;
+template <unsigned long long Id, class... C_, class... E_, class F_>
+struct lambda_definition<lambda_site<Id, captures<C_...>, E_...>, F_> {
+  using site = lambda_site<Id, captures<C_...>, E_...>;
   friend void run_lambda(lambda_slot<site>, std::size_t x, std::size_t y, std::size_t z,
-                         void *result, const C &...captured) {
-    using layout = capture_layout<C...>;
+                         void *result, const C_ &...captured) {
+    using layout = capture_layout<C_...>;
     // The closure rebuilt in place: its captures copied to their offsets in storage of its size
     // (a closure of trivially copyable captures is an implicit-lifetime type: the copies make
     // it). Not std::bit_cast from an array: on a GPU that returned the whole closure by value,
     // and a 40 KB capture took ptxas more than 10 minutes and 10 GB (adversarial pass).
-    alignas(F) unsigned char storage[sizeof(F)];
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (std::memcpy(storage + layout::template offset<I>, std::addressof(captured), sizeof(C)), ...);
-    }(std::index_sequence_for<C...>{});
-    const F &f = *std::launder(reinterpret_cast<const F *>(storage));
-    using R = decltype(call_with_indices(f, x, y, z));
-    if constexpr (std::is_void_v<R>)
+    alignas(F_) unsigned char storage[sizeof(F_)];
+    [&]<std::size_t... I_>(std::index_sequence<I_...>) {
+      (std::memcpy(storage + layout::template offset<I_>, std::addressof(captured), sizeof(C_)), ...);
+    }(std::index_sequence_for<C_...>{});
+    const F_ &f = *std::launder(reinterpret_cast<const F_ *>(storage));
+    using R_ = decltype(call_with_indices(f, x, y, z));
+    if constexpr (std::is_void_v<R_>)
       call_with_indices(f, x, y, z);
     else if (result)
-      *static_cast<std::remove_cvref_t<R> *>(result) = call_with_indices(f, x, y, z);
+      *static_cast<std::remove_cvref_t<R_> *>(result) = call_with_indices(f, x, y, z);
     else
       (void)call_with_indices(f, x, y, z);
   }
 };
 
 /// The kernel of every lambda: work-item i of `count` runs the lambda for `first + i`.
-template <class Site, class... C>
-OFFLOAD_KERNEL void lambda_kernel(C... captured, std::size_t first, std::size_t count) {
+template <class Site, class... C_>
+OFFLOAD_KERNEL void lambda_kernel(C_... captured, std::size_t first, std::size_t count) {
   const std::size_t i =
       std::size_t(offload::block_id_x()) * offload::block_dim_x() + offload::thread_id_x();
   if (i < count)
@@ -131,8 +131,8 @@ OFFLOAD_KERNEL void lambda_kernel(C... captured, std::size_t first, std::size_t 
 
 /// The kernel of a 2-D or 3-D parallel_for: a grid of workgroups over (nx, ny, nz), work-item
 /// (x, y, z) runs the lambda for those indices when inside.
-template <class Site, class... C>
-OFFLOAD_KERNEL void lambda_kernel_nd(C... captured, std::size_t nx, std::size_t ny, std::size_t nz) {
+template <class Site, class... C_>
+OFFLOAD_KERNEL void lambda_kernel_nd(C_... captured, std::size_t nx, std::size_t ny, std::size_t nz) {
   const std::size_t x = std::size_t(offload::block_id_x()) * offload::block_dim_x() + offload::thread_id_x();
   if (x >= nx)
     return;
@@ -155,23 +155,23 @@ OFFLOAD_KERNEL void lambda_kernel_nd(C... captured, std::size_t nx, std::size_t 
 /// reduce_threads, rounded up); only the work-items that have one take part. R: the lambda's
 /// value.
 inline constexpr std::uint32_t reduce_threads = 256;
-template <class Site, class T, class R, class Op, class... C>
-OFFLOAD_KERNEL void reduce_kernel(C... captured, std::size_t first, std::size_t count, Op op,
-                                  offload::device_ptr<T> partials) {
-  auto &scratch = offload::shared<T[reduce_threads]>([] {});
+template <class Site, class T_, class R_, class Op, class... C_>
+OFFLOAD_KERNEL void reduce_kernel(C_... captured, std::size_t first, std::size_t count, Op op,
+                                  offload::device_ptr<T_> partials) {
+  auto &scratch = offload::shared<T_[reduce_threads]>([] {});
   const std::uint32_t t = offload::thread_id_x();
   const std::size_t block_first = std::size_t(offload::block_id_x()) * reduce_threads;
   const std::size_t stride = std::size_t(offload::grid_dim_x()) * reduce_threads;
   std::size_t i = block_first + t;
-  T acc{};
+  T_ acc{};
   if (i < count) {
-    R v{};
+    R_ v{};
     run_lambda(lambda_slot<Site>{}, first + i, 0, 0, &v, captured...);
-    acc = static_cast<T>(v);
+    acc = static_cast<T_>(v);
     for (i += stride; i < count; i += stride) {
-      R w{};
+      R_ w{};
       run_lambda(lambda_slot<Site>{}, first + i, 0, 0, &w, captured...);
-      acc = static_cast<T>(op(acc, static_cast<T>(w)));
+      acc = static_cast<T_>(op(acc, static_cast<T_>(w)));
     }
   }
   scratch[t] = acc;
@@ -180,24 +180,24 @@ OFFLOAD_KERNEL void reduce_kernel(C... captured, std::size_t first, std::size_t 
   const std::uint32_t active = left >= reduce_threads ? reduce_threads : std::uint32_t(left);
   for (std::uint32_t half = reduce_threads / 2; half > 0; half >>= 1) {
     if (t < half && t + half < active)
-      scratch[t] = static_cast<T>(op(scratch[t], scratch[t + half]));
+      scratch[t] = static_cast<T_>(op(scratch[t], scratch[t + half]));
     offload::barrier();
   }
   if (t == 0)
     partials[offload::block_id_x()] = scratch[0];
 }
 
-template <class Site, class F> struct lambda_checks;
-template <unsigned long long Id, class... C, class... E, class F>
-struct lambda_checks<lambda_site<Id, captures<C...>, E...>, F> {
-  static_assert(lambda_rank<F> != 0,
+template <class Site, class F_> struct lambda_checks;
+template <unsigned long long Id, class... C_, class... E_, class F_>
+struct lambda_checks<lambda_site<Id, captures<C_...>, E_...>, F_> {
+  static_assert(lambda_rank<F_> != 0,
                 "offload::parallel_for: the lambda must take its indices (one std::size_t, or "
                 "auto; two or three for a range2d or range3d) and not be mutable");
-  static_assert(std::is_trivially_copyable_v<F>,
+  static_assert(std::is_trivially_copyable_v<F_>,
                 "offload::parallel_for: the lambda's captures must be trivially copyable: "
                 "numbers, structs of numbers, std::span, offload::device_ptr (a std::span of a "
                 "container, not the container; a std::pair's or std::tuple's members, not it)");
-  static_assert(sizeof(F) == capture_layout<C...>::size && alignof(F) == capture_layout<C...>::align,
+  static_assert(sizeof(F_) == capture_layout<C_...>::size && alignof(F_) == capture_layout<C_...>::align,
                 "offload::parallel_for: the lambda's closure is not laid out as offload-cxx "
                 "expects (please report it with the lambda)");
   static constexpr bool ok = true;
@@ -205,12 +205,12 @@ struct lambda_checks<lambda_site<Id, captures<C...>, E...>, F> {
 
 /// The steps every lambda launch takes first (parallel_for, parallel_reduce, a queue's
 /// parallel_for): the lambda's checks, and the definition of its site's run_lambda.
-template <class Site, class F> struct lambda_launch;
-template <unsigned long long Id, class... C, class... E, class F>
-struct lambda_launch<lambda_site<Id, captures<C...>, E...>, F> {
-  using site = lambda_site<Id, captures<C...>, E...>;
-  static_assert(lambda_checks<site, F>::ok);
-  static constexpr std::size_t defined = sizeof(lambda_definition<site, F>);  // run_lambda
+template <class Site, class F_> struct lambda_launch;
+template <unsigned long long Id, class... C_, class... E_, class F_>
+struct lambda_launch<lambda_site<Id, captures<C_...>, E_...>, F_> {
+  using site = lambda_site<Id, captures<C_...>, E_...>;
+  static_assert(lambda_checks<site, F_>::ok);
+  static constexpr std::size_t defined = sizeof(lambda_definition<site, F_>);  // run_lambda
 
   /// The number of indices of `items`; `what` names the call in the error of a range that ends
   /// before it begins.
@@ -223,28 +223,28 @@ struct lambda_launch<lambda_site<Id, captures<C...>, E...>, F> {
   }
 
   /// Calls `use(captured...)` with f's captures, as the kernel's parameters take them.
-  template <class Use> static void with_captures(const F &f, Use &&use);
+  template <class Use> static void with_captures(const F_ &f, Use &&use);
 };
 
 /// The captures of f, read at their places in its closure.
-template <class... C, class F> std::tuple<C...> captures_of(const F &f) {
-  using layout = capture_layout<C...>;
-  const auto bytes = std::bit_cast<std::array<unsigned char, sizeof(F)>>(f);
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::tuple<C...>{[&] {
-      std::array<unsigned char, sizeof(C)> one;
-      std::memcpy(one.data(), bytes.data() + layout::template offset<I>, sizeof(C));
-      return std::bit_cast<std::remove_cv_t<C>>(one);
+template <class... C_, class F_> std::tuple<C_...> captures_of(const F_ &f) {
+  using layout = capture_layout<C_...>;
+  const auto bytes = std::bit_cast<std::array<unsigned char, sizeof(F_)>>(f);
+  return [&]<std::size_t... I_>(std::index_sequence<I_...>) {
+    return std::tuple<C_...>{[&] {
+      std::array<unsigned char, sizeof(C_)> one;
+      std::memcpy(one.data(), bytes.data() + layout::template offset<I_>, sizeof(C_));
+      return std::bit_cast<std::remove_cv_t<C_>>(one);
     }()...};
-  }(std::index_sequence_for<C...>{});
+  }(std::index_sequence_for<C_...>{});
 }
 
-template <unsigned long long Id, class... C, class... E, class F>
+template <unsigned long long Id, class... C_, class... E_, class F_>
 template <class Use>
-void lambda_launch<lambda_site<Id, captures<C...>, E...>, F>::with_captures(const F &f, Use &&use) {
+void lambda_launch<lambda_site<Id, captures<C_...>, E_...>, F_>::with_captures(const F_ &f, Use &&use) {
   static_assert(defined != 0);
-  std::apply([&](const std::remove_cv_t<C> &...captured) { use(captured...); },
-             captures_of<C...>(f));
+  std::apply([&](const std::remove_cv_t<C_> &...captured) { use(captured...); },
+             captures_of<C_...>(f));
 }
 
 } // namespace detail
