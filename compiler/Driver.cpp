@@ -613,7 +613,7 @@ int main(int argc, char **argv) {
     // The dependency options too, as written (-MM -MF f, -E -MD, a precompiled header's -MD
     // -MT x.gch -MF x.gch.d: they were dropped, and CMake's PCH went stale: adversarial pass).
     std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs, /*KeepDeps=*/true);
-    Command.push_back("-I" + L.IncludeDir);
+    Command.insert(Command.end(), {"-idirafter", L.IncludeDir});  // last of all: after -isystem, -idirafter
     if (Error E = runCommand(Command, Cmd)) {
       consumeError(std::move(E));  // the host compiler said why
       return 1;
@@ -626,7 +626,9 @@ int main(int argc, char **argv) {
     Expected<std::string> Compiler = findTool(HostCompiler, {});
     if (!Compiler)
       fail("host compiler: " + toString(Compiler.takeError()));
-    std::vector<std::string> Command = {*Compiler, "-I" + L.IncludeDir};
+    // offload's headers as the host compile of a kernel file has them: system headers (a
+    // -Werror -Weffc++ check of the file failed in them under -fsyntax-only, -S, -E).
+    std::vector<std::string> Command = {*Compiler, "-isystem", L.IncludeDir};
     std::vector<std::string> UserArgs = Flags;
     if (!Opt.empty())
       UserArgs.push_back(Opt);
@@ -875,7 +877,7 @@ int main(int argc, char **argv) {
           EnvDeps = StringRef(V).trim().split(' ').first.str();
     if (EnvDeps.empty())
       Command.insert(Command.end(), {User.Deps.UserHeadersOnly ? "-MMD" : "-MD", "-MF", Deps});
-    Command.push_back("-I" + L.IncludeDir);
+    Command.insert(Command.end(), {"-idirafter", L.IncludeDir});  // last of all: after -isystem, -idirafter
     std::string Errors;
     Error Failed = [&] {
       UsersTmpDir Restored;
@@ -919,7 +921,7 @@ int main(int argc, char **argv) {
 
   if (ProgramAsWritten) {
     std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
-    Command.push_back("-I" + L.IncludeDir);
+    Command.insert(Command.end(), {"-idirafter", L.IncludeDir});  // last of all: after -isystem, -idirafter
     if (User.Deps.Enabled) {  // g++'s own dependency options, as written
       Command.push_back(User.Deps.UserHeadersOnly ? "-MMD" : "-MD");
       if (!User.Deps.File.empty())
