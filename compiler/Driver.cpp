@@ -1120,8 +1120,17 @@ int main(int argc, char **argv) {
            F == "-dn";
   });
   std::vector<std::string> Archives;
+  // The -L folders, then LIBRARY_PATH's, as g++ hands them to the linker (module and Spack
+  // environments set it: an archive found there lost its kernels, adversarial pass).
+  std::vector<std::string> SearchDirs(LinkDirs.begin(), LinkDirs.end());
+  if (const char *LP = std::getenv("LIBRARY_PATH")) {
+    SmallVector<StringRef> Dirs;
+    StringRef(LP).split(Dirs, ':', -1, /*KeepEmpty=*/false);
+    for (StringRef D : Dirs)
+      SearchDirs.push_back(D.str());
+  }
   for (const std::string &Lib : LinkLibs)
-    for (const std::string &Dir : LinkDirs) {
+    for (const std::string &Dir : SearchDirs) {
       const std::vector<std::string> Files = libraryFiles(Dir, Lib);
       if (!StaticLink && Files.size() > 1 && sys::fs::exists(Files[1]))
         break;  // the shared library is what the host links
