@@ -224,8 +224,31 @@ Expected<std::string> findTool(StringRef Name, ArrayRef<std::string> Candidates)
   for (const std::string &C : Candidates)
     if (!C.empty() && sys::fs::can_execute(C))
       return C;
-  if (ErrorOr<std::string> P = sys::findProgramByName(Name))
+  if (Name.contains('/')) {
+    if (ErrorOr<std::string> P = sys::findProgramByName(Name))
+      return *P;
+  } else if (const char *Path = std::getenv("PATH")) {
+    // PATH's folders in order, but never offload-cxx itself: linked as `g++` in a folder before
+    // g++'s (ccache's masquerade folder), it ran itself forever (adversarial pass).
+    static const std::string Self = [] {
+      SmallString<256> Real;
+      return sys::fs::real_path("/proc/self/exe", Real) ? std::string() : std::string(Real);
+    }();
+    SmallVector<StringRef> Dirs;
+    StringRef(Path).split(Dirs, ':');
+    for (StringRef Dir : Dirs) {
+      SmallString<256> Candidate(Dir.empty() ? "." : Dir);
+      sys::path::append(Candidate, Name);
+      if (!sys::fs::can_execute(Candidate) || sys::fs::is_directory(Candidate))
+        continue;
+      SmallString<256> Real;
+      if (!Self.empty() && !sys::fs::real_path(Candidate, Real) && Real == Self)
+        continue;
+      return std::string(Candidate);
+    }
+  } else if (ErrorOr<std::string> P = sys::findProgramByName(Name)) {
     return *P;
+  }
   return createStringError(inconvertibleErrorCode(), "cannot find '%s'", Name.str().c_str());
 }
 
