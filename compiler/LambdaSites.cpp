@@ -126,7 +126,12 @@ public:
     std::string Text;
     raw_string_ostream OS(Text);
     OS << "#line 1 \"" << escaped(shownName()) << "\"\n";
-    Buffer->write(OS);
+    std::string Body;
+    raw_string_ostream BodyOS(Body);
+    Buffer->write(BodyOS);
+    // A UTF-8 byte order mark starts the file only: after the #line it is a stray character
+    // (adversarial pass: "stray '\357' in program").
+    OS << StringRef(Body).drop_front(StringRef(Body).starts_with("\xEF\xBB\xBF") ? 3 : 0);
     return Text;
   }
 
