@@ -304,8 +304,12 @@ void launch(device &on, stream &s, const kernel_info *kernel,
   using key = std::tuple<const device *, const void *, const char *, std::uint32_t>;
   thread_local key last_key{};
   thread_local kernel_row *last_row = nullptr;
+  // (of this state: a child of fork() has a table of its own, and the forking thread's last row
+  // was its parent's: the child's launches went into the parent's table, never reported.)
+  thread_local const state *last_state = nullptr;
   const key k{&on, request.kernel, request.where.file, request.where.line};
-  if (!last_row || k != last_key) {
+  if (!last_row || k != last_key || last_state != &st) {
+    last_state = &st;
     kernel_row *&row = st.kernels[k];
     if (!row)
       row = &st.rows.kernel(on.name(), kernel_name(request, kernel), short_location(request.where));
