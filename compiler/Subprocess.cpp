@@ -346,6 +346,37 @@ void exitAfterSignalCleanup() noexcept {
 static sys::ProcessInfo spawnWatched(ArrayRef<StringRef> Args,
                                      ArrayRef<std::optional<StringRef>> Redirects,
                                      std::string *ErrMsg, bool *Failed) {
+  // A command longer than the system takes (a link of a response file of thousands of objects,
+  // which offload-cxx reads and passes on: "Argument list too long", adversarial pass) passes
+  // its arguments in a response file of its own, in the build's temporary folder (TMPDIR).
+  SmallVector<StringRef, 8> Short;
+  std::string ArgsFile;
+  if (Args.size() > 1 && !sys::commandLineFitsWithinSystemLimits(Args[0], Args)) {
+    SmallString<128> Path;
+    std::string Text;
+    for (StringRef A : Args.drop_front()) {
+      for (char C : A) {
+        if (C == '\\' || C == '"' || C == '\'' || isSpace(C))
+          Text += '\\';
+        Text += C;
+      }
+      Text += '\n';
+    }
+    // Removed when the driver ends (a command run as written has the user's TMPDIR).
+    static struct ArgsFiles {
+      std::vector<std::string> Paths;
+      ~ArgsFiles() {
+        for (const std::string &P : Paths)
+          sys::fs::remove(P);
+      }
+    } Made;
+    if (!sys::fs::createTemporaryFile("offload-cxx-args", "rsp", Path) &&
+        (Made.Paths.push_back(std::string(Path)), !sys::writeFileWithEncoding(Path, Text))) {
+      ArgsFile = "@" + std::string(Path);
+      Short = {Args[0], ArgsFile};
+      Args = Short;
+    }
+  }
   Spawning.store(true);
   sys::ProcessInfo Child = sys::ExecuteNoWait(Args[0], Args, /*Env=*/std::nullopt, Redirects,
                                               /*MemoryLimit=*/0, ErrMsg, Failed);
