@@ -350,18 +350,29 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   // devices, as rewritten by the host-metadata pass (LambdaSites.h): same lines, its own name
   // (#line), its directory searched for its quoted includes.
   std::string Compiled = Source;
+  // The dependency files g++ writes by itself for this command (-Wp,-MD, DEPENDENCIES_OUTPUT,
+  // SUNPRO_DEPENDENCIES; a compile launcher's own -MF): the headers of the device compiles are
+  // added to them once it ends, as to the -MD file offload-cxx writes (adversarial pass: a
+  // header only a GPU compile reads changed nothing, and make kept a stale GPU image).
+  const std::vector<std::string> GxxWrites =
+      S.AsWritten ? std::vector<std::string>{} : depFilesGxxWrites(HostCompile, S.DepFlag.empty());
+  BuildSettings WithDeps = S;
+  if (WithDeps.DepFlag.empty() && !GxxWrites.empty())
+    WithDeps.DepFlag = llvm::any_of(HostCompile, [](StringRef A) { return A.contains("-MMD"); })
+                           ? "-MMD" : "-MD";
+  const BuildSettings &SD = WithDeps;  // S, with the device compiles' own dependency files
   std::vector<std::string> HostArgs(HostCompile.begin(), HostCompile.end());
   std::vector<std::string> Flags(MetadataFlags.begin(), MetadataFlags.end());
   std::string LambdaDeps;
   if (!S.AsWritten && mayHaveLambdaKernels(Source)) {
     const std::string Rewrite = S.TempDir + "/" + TempStem + ".lambdas" +
                                 sys::path::extension(Source).str();
-    if (!S.DepFlag.empty())
+    if (!SD.DepFlag.empty())
       LambdaDeps = S.TempDir + "/" + TempStem + ".lambdas.d";
     bool Rewritten = false;
     std::string Diagnostics;
     Expected<Manifest> First =
-        runHostMetadata(S, Source, MetadataFlags, &Diagnostics, LambdaDeps, Rewrite, &Rewritten);
+        runHostMetadata(SD, Source, MetadataFlags, &Diagnostics, LambdaDeps, Rewrite, &Rewritten);
     if (!First) {
       // A parse error: the host compiler's words, as for any file (reportOnce); offload-cxx's
       // own errors were printed (the kept diagnostics are then empty).
@@ -404,14 +415,6 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
       S.AsWritten ? Expected<RunningCommand>(RunningCommand{}) : startCommand(HostArgs, S.Commands);
   if (!Running)
     return Running.takeError();
-  if (Compiled != Source)
-    Running->AfterSuccess = [Files = depFilesGxxWrites(HostArgs, S.DepFlag.empty()), Source, Compiled,
-                             TempDir = S.TempDir]() -> Error {
-      for (const std::string &F : Files)
-        if (Error E = retargetRewriteDepFile(F, Source, Compiled, TempDir))
-          return E;
-      return Error::success();
-    };
   // The host compile runs while the host-metadata pass and the device compiles do; after a
   // failure here it is waited for, so that its diagnostics come out whatever happens.
   auto Fail = [&](Error E) -> Error {
@@ -420,7 +423,7 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   };
   std::string ClangDiagnostics;
   std::vector<std::string> DepFiles;
-  if (!S.DepFlag.empty()) {  // each compile's own (DepFile.h merges them)
+  if (!SD.DepFlag.empty()) {  // each compile's own (DepFile.h merges them)
     if (!LambdaDeps.empty())  // the source as written, first (the rewrite is a temporary)
       DepFiles.push_back(LambdaDeps);
     DepFiles.push_back(hostDepFile(S.TempDir, HostObject));
@@ -430,11 +433,21 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
         DepFiles.push_back(S.TempDir + "/" + TempStem + "." + Arch.name() + ".bc.d");
     }
   }
+  // g++'s own dependency files, put right once it ends: a lambda file's target and source (its
+  // rewrite's, else), and the headers the device compiles read.
+  if (Compiled != Source || !GxxWrites.empty())
+    Running->AfterSuccess = [Files = depFilesGxxWrites(HostArgs, S.DepFlag.empty()), Source, Compiled,
+                             TempDir = S.TempDir, Ours = DepFiles]() -> Error {
+      for (const std::string &F : Files)
+        if (Error E = retargetRewriteDepFile(F, Source, Compiled, TempDir, Ours))
+          return E;
+      return Error::success();
+    };
   // A file compiled as written has no kernel (it never names offload): no parse now, its
   // object's functions recorded for the link (Manifest::ExportsDeferred).
   Expected<Manifest> M =
       S.AsWritten ? deferredExports(Source, MetadataFlags, HostObject, S)
-                  : runHostMetadata(S, Compiled, Flags, &ClangDiagnostics,
+                  : runHostMetadata(SD, Compiled, Flags, &ClangDiagnostics,
                                     DepFiles.empty() ? "" : DepFiles[LambdaDeps.empty() ? 1 : 2],
                                     "", nullptr);
   if (!M) {
@@ -444,7 +457,7 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   Expected<Toolchain> Tools = findToolchain(S.L);
   if (!Tools)
     return Fail(Tools.takeError());
-  DevicePassOptions DeviceOptions = deviceOptions(S, TempStem);
+  DevicePassOptions DeviceOptions = deviceOptions(SD, TempStem);
   DeviceOptions.SourceAsSpelled = Source;  // __FILE__ as g++'s
   Expected<DeviceImageFile> DeviceCode = compileDeviceCode(*M, *Tools, DeviceOptions);
   if (!DeviceCode && S.AsWritten) {  // as written it compiled: it simply offers nothing

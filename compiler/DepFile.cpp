@@ -167,7 +167,7 @@ Error writeMergedDepFile(const std::string &PathAsGiven, ArrayRef<std::string> T
 }
 
 Error retargetRewriteDepFile(const std::string &Path, StringRef Source, StringRef Rewrite,
-                             StringRef SkipDir) {
+                             StringRef SkipDir, ArrayRef<std::string> More) {
   auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
     return Error::success();  // the compile wrote none (it failed, or the file went elsewhere)
@@ -181,7 +181,9 @@ Error retargetRewriteDepFile(const std::string &Path, StringRef Source, StringRe
   const std::string FromRewrite = sys::path::stem(Rewrite).str() + ".o";
   if (Targets.empty() || Targets == escapeForMake(FromRewrite))
     Targets = escapeForMake(sys::path::stem(Source).str() + ".o");
-  return writeMergedDepFile(Path, {Targets}, {Path}, /*Phony=*/false, SkipDir, {Source.str()});
+  std::vector<std::string> Inputs = {Path};
+  Inputs.insert(Inputs.end(), More.begin(), More.end());
+  return writeMergedDepFile(Path, {Targets}, Inputs, /*Phony=*/false, SkipDir, {Source.str()});
 }
 
 } // namespace offload::compiler

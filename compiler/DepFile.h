@@ -39,8 +39,11 @@ llvm::Error writeMergedDepFile(const std::string &Path, llvm::ArrayRef<std::stri
 /// rewrite in SkipDir standing for Source (-Wp,-MD,Path, DEPENDENCIES_OUTPUT,
 /// SUNPRO_DEPENDENCIES: options g++ acts on by itself): the target g++ derived from the rewrite's
 /// name becomes the one it derives from Source's (`k.o`; a target the user named is kept), Source
-/// comes first and nothing in SkipDir is listed. A missing file is left missing.
+/// comes first and nothing in SkipDir is listed; the prerequisites of the dependency files More
+/// (the device compiles') are added. Rewrite may be Source (a file without lambdas: only
+/// More's headers added). A missing file is left missing.
 llvm::Error retargetRewriteDepFile(const std::string &Path, llvm::StringRef Source,
-                                   llvm::StringRef Rewrite, llvm::StringRef SkipDir);
+                                   llvm::StringRef Rewrite, llvm::StringRef SkipDir,
+                                   llvm::ArrayRef<std::string> More = {});
 
 } // namespace offload::compiler
