@@ -231,7 +231,7 @@ Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &So
                         std::vector<std::string>(MetadataFlags.begin(), MetadataFlags.end()),
                         S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR, S.GccHostCompiler,
                         Diagnostics, {}, "", {}, "", nullptr};
-  if (!DepFile.empty())
+  if (!DepFile.empty() && !S.Commands.DryRun)  // -### writes nothing (adversarial pass)
     O.DepArgs = {S.DepFlag, "-MF", DepFile};
   // No precompiled offload.hpp for a file compiled as written: it never includes it, and under
   // its own -std (gnu++11) the header failed to precompile again for every file (~200 ms each;
