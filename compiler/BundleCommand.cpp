@@ -103,7 +103,7 @@ Error copyFile(const std::string &From, const std::string &To, unsigned Mode) {
     return createStringError(EC, "cannot read '%s'", From.c_str());
   sys::fs::remove(To);
   if (std::error_code EC = sys::fs::copy_file(Real, To))
-    return createStringError(EC, "cannot write '%s'", To.c_str());
+    return createStringError(EC, "cannot write '%s': %s", To.c_str(), EC.message().c_str());
   sys::fs::setPermissions(To, static_cast<sys::fs::perms>(Mode));
   return Error::success();
 }
@@ -273,7 +273,12 @@ Error makeBundle(const Layout &L) {
     Filled = updateBundleInPlace(Dest, StagePath, StringRef(BundleMarker).drop_front());
   if (Filled) {
     sys::fs::remove_directories(StagePath);
-    return Filled;
+    // Named as the user named the bundle, not by the hidden folder it was made in (adversarial
+    // pass: a full disk said "cannot write '.app-bundle.partial-085242/lib/...'").
+    std::string Message = toString(std::move(Filled));
+    for (size_t At; (At = Message.find(StagePath)) != std::string::npos;)
+      Message.replace(At, StagePath.size(), Dest);
+    return createStringError(inconvertibleErrorCode(), "%s", Message.c_str());
   }
   if (sys::fs::exists(Dest)) {
     sys::fs::remove_directories(StagePath);

@@ -296,7 +296,9 @@ static void forgetChild(pid_t Pid) {
 }
 
 namespace {
-constexpr int EndingSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+// (SIGXFSZ, SIGXCPU: a file size or CPU time limit ends the driver as it ends g++, cleaned up; kept
+// ignored when ignored, so that a write past the limit is an error naming the file.)
+constexpr int EndingSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGXCPU};
 bool IgnoredAtStart[sizeof(EndingSignals) / sizeof(int)] = {};
 
 void endBySignal(int Sig) {
