@@ -19,6 +19,7 @@
 #include <mutex>
 
 #include <pthread.h>
+#include <csignal>
 #include <tuple>
 #include <unordered_set>
 
@@ -235,14 +236,25 @@ void write_trace(const std::string &named) {
   const std::string path = trace_destination(named);
   const std::string text = trace_text();
   const std::string tmp = path + "." + std::to_string(getpid()) + ".tmp";
+  // Ctrl-C or a kill during the write takes effect once the file is in place (it left the
+  // temporary, tens of MB, behind: adversarial pass). Only this thread's mask: the program is
+  // ending.
+  sigset_t ending, before;
+  sigemptyset(&ending);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+    sigaddset(&ending, sig);
+  pthread_sigmask(SIG_BLOCK, &ending, &before);
   std::FILE *f = std::fopen(tmp.c_str(), "wb");
   bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
   if (f)
     ok = std::fclose(f) == 0 && ok;
-  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0)
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) {
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
     return;
+  }
   const int why = errno;
   std::remove(tmp.c_str());
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
   std::fprintf(stderr, "offload-cxx: warning: OFFLOAD_TRACE=%s: the timeline could not be written (%s)\n",
                path.c_str(), std::strerror(why));
 }
