@@ -12,7 +12,9 @@
 /// launch of anything not marked. Under g++ the marker expands to nothing: host compilers that
 /// are not clang never see the attribute.
 #if defined(__clang__)
-#define OFFLOAD_KERNEL [[clang::annotate("offload.kernel")]]
+// A GNU attribute, which may stand among the declaration's specifiers as g++ lets the empty macro
+// (`static OFFLOAD_KERNEL void f()` was clang's "an attribute list cannot appear here").
+#define OFFLOAD_KERNEL __attribute__((annotate("offload.kernel")))
 #else
 #define OFFLOAD_KERNEL
 #endif
