@@ -141,6 +141,52 @@ std::vector<std::string> libraryFiles(const std::string &Dir, const std::string 
   return {Dir + "/lib" + Lib + ".a", Dir + "/lib" + Lib + ".so"};
 }
 
+/// The static libraries a link reads whose device code offload-cxx must see, as GNU ld finds
+/// them: each -l<Lib> of Libs and of the linker's own options (`-Wl,-lk`, `-Xlinker -lk`),
+/// searched folder by folder in SearchDirs (-L, then LIBRARY_PATH), `lib<Lib>.so` before
+/// `lib<Lib>.a` unless the link is static (a shared library's kernels are its own: the GPU
+/// compiled libh.a's function while the host linked libh.so's); and the archives named in the
+/// linker's options (`-Wl,--whole-archive,libk.a`, `-Xlinker libk.a`: their kernels were lost,
+/// adversarial pass). A linker script's INPUT() is not read.
+std::vector<std::string> linkArchives(ArrayRef<std::string> Libs, ArrayRef<std::string> SearchDirs,
+                                      ArrayRef<std::string> LinkFlags, bool Static) {
+  std::vector<std::string> Names(Libs.begin(), Libs.end()), Archives;
+  std::vector<std::string> LinkerWords;
+  for (size_t I = 0; I < LinkFlags.size(); ++I) {
+    StringRef F = LinkFlags[I];
+    if (F.consume_front("-Wl,")) {
+      SmallVector<StringRef> Pieces;
+      F.split(Pieces, ',');
+      for (StringRef P : Pieces)
+        LinkerWords.push_back(P.str());
+    } else if (F == "-Xlinker" && I + 1 < LinkFlags.size()) {
+      LinkerWords.push_back(LinkFlags[++I]);
+    }
+  }
+  for (size_t I = 0; I < LinkerWords.size(); ++I) {
+    StringRef W = LinkerWords[I];
+    if (W == "-l" && I + 1 < LinkerWords.size())
+      Names.push_back(LinkerWords[++I]);
+    else if (W.starts_with("-l") && W.size() > 2)
+      Names.push_back(W.drop_front(2).str());
+    else if (W.starts_with("--library=") && W.size() > 10)
+      Names.push_back(W.drop_front(10).str());
+    else if (W.ends_with(".a") && sys::fs::is_regular_file(W))
+      Archives.push_back(W.str());
+  }
+  for (const std::string &Lib : Names)
+    for (const std::string &Dir : SearchDirs) {
+      const std::vector<std::string> Files = libraryFiles(Dir, Lib);
+      if (!Static && Files.size() > 1 && sys::fs::exists(Files[1]))
+        break;  // the shared library is what the host links
+      if (sys::fs::exists(Files.front())) {
+        Archives.push_back(Files.front());
+        break;
+      }
+    }
+  return Archives;
+}
+
 /// Whether a failed build may remove `Path` (FailureCleanup): it does not exist yet, or it is a
 /// regular file (not a link) that holds what a build writes.
 bool mayReplaceOnFailure(const std::string &Path) {
@@ -453,7 +499,7 @@ int main(int argc, char **argv) {
       fail((What == "this build" ? std::string("") : What.str() + ": ") +
            (Ansi ? std::string("-ansi (C++98)") : "-std=" + Standard) +
            ", but offload-cxx's headers and kernels need C++20 "
-           "or later (-std=c++20, or leave -std out)");
+           "or later (-std=c++20, or leave -std out; in CMake, CMAKE_CXX_STANDARD 20)");
   };
   // Standard input, and the other kinds g++ compiles (C, preprocessed, assembly), also go to it
   // as written.
@@ -542,6 +588,24 @@ int main(int argc, char **argv) {
   const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
                               hostInput(Inputs[0]) && User.OtherOutput.empty() &&
                               (Inputs[0] == "-" || !mentions(Inputs[0]) || StdTooOld);
+  // The static libraries the link reads through -l and the linker's options (linkArchives): their
+  // device code is the program's too, and a program of plain objects that links one with
+  // kernels is not linked as written.
+  const std::vector<std::string> LinkedArchives = [&] {
+    std::vector<std::string> SearchDirs(LinkDirs.begin(), LinkDirs.end());
+    if (const char *LP = std::getenv("LIBRARY_PATH")) {  // as g++ hands it to the linker
+      SmallVector<StringRef> Dirs;
+      StringRef(LP).split(Dirs, ':', -1, /*KeepEmpty=*/false);
+      for (StringRef D : Dirs)
+        SearchDirs.push_back(D.str());
+    }
+    const bool Static = llvm::any_of(HostLinkFlags, [](StringRef F) {
+      return F == "-static" || F == "-static-pie" || F.ends_with("-Bstatic") ||
+             F.ends_with(",-dn") || F == "-dn";
+    });
+    return linkArchives(std::vector<std::string>(LinkLibs.begin(), LinkLibs.end()), SearchDirs,
+                        HostLinkFlags, Static);
+  }();
   // A program whose sources never mention offload, linked with objects that never use it: the
   // whole command is g++'s, as written (a one-step `offload-cxx -std=c++14 a.cpp -o a`).
   const bool ProgramAsWritten =
@@ -572,6 +636,7 @@ int main(int argc, char **argv) {
       !needsOffloadRuntime([&] {
         std::vector<std::string> Files;  // standard input is a source, never an object
         llvm::copy_if(Inputs, std::back_inserter(Files), [](StringRef In) { return In != "-"; });
+        Files.insert(Files.end(), LinkedArchives.begin(), LinkedArchives.end());
         return Files;
       }());
   // C++20 is required of what uses offload: a source that mentions it, or a pass of ours.
@@ -1112,33 +1177,7 @@ int main(int argc, char **argv) {
 
   // A program. Static libraries named with -l (searched in the -L folders, as the host link
   // will) carry device code too; the host link still gets the -l itself.
-  // As GNU ld searches: folder by folder, `lib<Lib>.so` before `lib<Lib>.a` unless the link is
-  // static (a shared library's kernels are its own; adversarial pass: the GPU compiled
-  // libh.a's function while the host linked libh.so's).
-  const bool StaticLink = llvm::any_of(HostLinkFlags, [](StringRef F) {
-    return F == "-static" || F == "-static-pie" || F.ends_with("-Bstatic") || F.ends_with(",-dn") ||
-           F == "-dn";
-  });
-  std::vector<std::string> Archives;
-  // The -L folders, then LIBRARY_PATH's, as g++ hands them to the linker (module and Spack
-  // environments set it: an archive found there lost its kernels, adversarial pass).
-  std::vector<std::string> SearchDirs(LinkDirs.begin(), LinkDirs.end());
-  if (const char *LP = std::getenv("LIBRARY_PATH")) {
-    SmallVector<StringRef> Dirs;
-    StringRef(LP).split(Dirs, ':', -1, /*KeepEmpty=*/false);
-    for (StringRef D : Dirs)
-      SearchDirs.push_back(D.str());
-  }
-  for (const std::string &Lib : LinkLibs)
-    for (const std::string &Dir : SearchDirs) {
-      const std::vector<std::string> Files = libraryFiles(Dir, Lib);
-      if (!StaticLink && Files.size() > 1 && sys::fs::exists(Files[1]))
-        break;  // the shared library is what the host links
-      if (sys::fs::exists(Files.front())) {
-        Archives.push_back(Files.front());
-        break;
-      }
-    }
+  const std::vector<std::string> Archives = LinkedArchives;
   SourceDepFiles DepFiles;
   check(buildProgram(S, std::vector<std::string>(Inputs.begin(), Inputs.end()), Archives, Flags,
                      hostOptions(), Output, &DepFiles));

@@ -554,6 +554,21 @@ static bool namesOffloadHeaders(StringRef Source) {
   });
 }
 
+/// Text (clang's diagnostics) with the source's folder named as Spelled names it: `k.cpp:7:5`
+/// and `inc/k.h:3` where clang said `/abs/dir/k.cpp:7:5`, as g++ says (headers too).
+static std::string asSpelled(std::string Text, StringRef Spelled) {
+  SmallString<256> Absolute(Spelled);
+  sys::fs::make_absolute(Absolute);
+  if (Absolute == Spelled || Spelled == "-")
+    return Text;
+  const std::string From = (sys::path::parent_path(Absolute) + "/").str();
+  const StringRef Dir = sys::path::parent_path(Spelled);
+  const std::string To = Dir.empty() ? "" : (Dir + "/").str();
+  for (size_t At = 0; (At = Text.find(From, At)) != std::string::npos; At += To.size())
+    Text.replace(At, From.size(), To);
+  return Text;
+}
+
 Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
   Manifest M;
   SmallString<256> Source(Options.Source);
@@ -614,25 +629,24 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
     // Lines as #line gives them, as clang and g++ print them (kernels from standard input are
     // <stdin>:N, not the temporary file's N + 1).
     DiagOpts.ShowPresumedLoc = true;
-    std::optional<raw_string_ostream> Kept;
-    std::optional<TextDiagnosticPrinter> Printer;
-    if (Options.Diagnostics) {
-      Options.Diagnostics->clear();
-      Kept.emplace(*Options.Diagnostics);
-      Printer.emplace(*Kept, DiagOpts);
-      Invocation.setDiagnosticConsumer(&*Printer);
-    }
+    // Kept, then shown with the file named as the command names it (clang opens it by its
+    // absolute path; g++'s messages beside ours said `k.cpp:7`: adversarial pass).
+    std::string Own;
+    std::string &Text = Options.Diagnostics ? *Options.Diagnostics : Own;
+    Text.clear();
+    raw_string_ostream Kept(Text);
+    TextDiagnosticPrinter Printer(Kept, DiagOpts);
+    Invocation.setDiagnosticConsumer(&Printer);
     const bool Ok = Invocation.run();
     ChecksRan = State.ChecksRan;
     if (Options.Rewritten)
       *Options.Rewritten = State.Rewritten;
-    if (Options.Diagnostics && State.ChecksRan) {  // offload-cxx's own errors: always shown
-      Kept->flush();
-      errs() << *Options.Diagnostics;
-      Options.Diagnostics->clear();
+    Kept.flush();
+    Text = asSpelled(Text, Options.Source);
+    if (!Options.Diagnostics || State.ChecksRan) {  // offload-cxx's own errors: always shown
+      errs() << Text;
+      Text.clear();
     }
-    if (Kept)
-      Kept->flush();
     return Ok;
   };
   bool Ok = parse(TryPch);

@@ -39,8 +39,13 @@ std::string stripCommentsAndLiterals(StringRef T) {
     } else if (C == '"' || C == '\'') {
       // <offload/x.hpp> is not a literal; "offload/x.hpp" in an #include is kept as written
       const size_t LineStart = T.rfind('\n', I) == StringRef::npos ? 0 : T.rfind('\n', I) + 1;
-      const bool Include = C == '"' && T.slice(LineStart, I).ltrim().starts_with("#") &&
-                           T.slice(LineStart, I).contains("include");
+      // (so is the file of a line marker, `# 1 "…/offload/offload.hpp"`, or a #line: the
+      // preprocessed output of a file that includes offload's headers)
+      StringRef Directive = T.slice(LineStart, I).ltrim();
+      const bool Include = C == '"' && Directive.consume_front("#") &&
+                           (Directive.contains("include") || Directive.ltrim().starts_with("line") ||
+                            (!Directive.trim().empty() &&
+                             llvm::all_of(Directive.trim(), [](char D) { return isDigit(D); })));
       size_t J = I + 1;
       while (J < T.size() && T[J] != C && T[J] != '\n')
         J += T[J] == '\\' ? 2 : 1;
@@ -65,8 +70,10 @@ bool namesOffload(StringRef Code) {
   Code.split(Lines, '\n');
   for (StringRef L : Lines) {
     L = L.ltrim();
-    if (L.consume_front("#") && L.ltrim().starts_with("include") && L.contains("offload/"))
-      return true;
+    if (L.consume_front("#") && L.contains("offload/") &&
+        (L.ltrim().starts_with("include") || L.ltrim().starts_with("line") ||
+         isDigit(L.ltrim().empty() ? ' ' : L.ltrim().front())))
+      return true;  // an #include of offload's headers, or a line marker into them (a .ii)
   }
   // A file that declares its own `namespace offload` or its own OFFLOAD_KERNEL (a macro, an
   // enumerator) and includes no offload header: its names are its own (adversarial pass: such a
