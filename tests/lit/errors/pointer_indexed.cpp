@@ -9,6 +9,9 @@
 // RUN: not test -e %t/a.o
 // RUN: not %offload-cxx --pass=host-metadata %s -o %t/a.manifest 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not test -e %t/a.manifest
+// The file as the command spells it, as g++'s own errors name it (adversarial pass: absolute).
+// RUN: cp %s %t/spelled.cpp && cd %t && not %offload-cxx -c spelled.cpp -o s.o 2>&1 | FileCheck %s --check-prefix=SPELLED
+// SPELLED: {{^}}spelled.cpp:{{[0-9]+}}:{{[0-9]+}}: error: kernel
 // Defined here, launched from another file: this file is the one that has the body.
 // RUN: not %offload-cxx -c -DNO_MAIN %s -o %t/k.o 2>&1 | FileCheck %s --check-prefix=UNLAUNCHED
 #include <offload/offload.hpp>
