@@ -160,7 +160,8 @@ bool WorkItemLoops::invariantLoad(const LoadInst &L) const {
 
 /// Uniform values computed once per pass of a region, not by each work-item (issue 31, item 2;
 /// as AdaptiveCpp's CBS and PoCL keep a work-group's uniform values out of their work-item
-/// loops): each instruction of Blocks (a region's loop body) computed only from constants,
+/// loops): each instruction of Blocks (the blocks of a region's loop body that every work-item
+/// runs) computed only from constants,
 /// arguments, what is already before To's end (the workgroup's shape, values moved before) and
 /// memory no work-item changes (invariantLoad), and safe to run where the work-item's code would
 /// not have run (no division by a value that may be 0), is moved to the end of To, which runs
