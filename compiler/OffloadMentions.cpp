@@ -36,6 +36,20 @@ std::string stripCommentsAndLiterals(StringRef T) {
           Out += '\n';
       I = End == StringRef::npos ? T.size() : End + 2;
       Out += ' ';
+    } else if (C == 'R' && I + 1 < T.size() && T[I + 1] == '"' &&
+               (I == 0 || !(isAlnum(T[I - 1]) || T[I - 1] == '_') ||
+                StringRef("uU8L").contains(T[I - 1]))) {
+      // A raw string, R"delim( ... )delim": its inner quotes end nothing (adversarial pass:
+      // `R"(--backend "offload::cpu")"` was read as code after the inner quote).
+      const size_t Open = T.find('(', I + 2);
+      const std::string Close = ")" + T.slice(I + 2, Open).str() + "\"";
+      const size_t End = Open == StringRef::npos ? StringRef::npos : T.find(Close, Open + 1);
+      const size_t Stop = End == StringRef::npos ? T.size() : End + Close.size();
+      Out += "\"\"";
+      for (size_t J = I; J < Stop; ++J)
+        if (T[J] == '\n')
+          Out += '\n';
+      I = Stop;
     } else if (C == '"' || C == '\'') {
       // <offload/x.hpp> is not a literal; "offload/x.hpp" in an #include is kept as written
       const size_t LineStart = T.rfind('\n', I) == StringRef::npos ? 0 : T.rfind('\n', I) + 1;
@@ -83,13 +97,23 @@ bool namesOffload(StringRef Code) {
     return (At == 0 || !identifierChar(Code[At - 1])) &&
            (At + Size == Code.size() || !identifierChar(Code[At + Size]));
   };
-  for (size_t At = Code.find("namespace"); At != StringRef::npos; At = Code.find("namespace", At + 1))
-    if (wordAt(At, 9)) {
-      StringRef After = Code.drop_front(At + 9).ltrim();
-      if (After.consume_front("offload") && (After.empty() || !identifierChar(After.front())) &&
-          (After.ltrim().starts_with("{") || After.ltrim().starts_with("::")))
-        return false;
-    }
+  // (also its own `struct`/`class`/`union`/`enum [class]` named offload, or a namespace alias
+  // `namespace offload = ...`)
+  for (StringRef Key : {"namespace", "struct", "class", "union", "enum"})
+    for (size_t At = Code.find(Key); At != StringRef::npos; At = Code.find(Key, At + 1))
+      if (wordAt(At, Key.size())) {
+        StringRef After = Code.drop_front(At + Key.size()).ltrim();
+        if (Key == "enum" && (After.consume_front("class") || After.consume_front("struct")))
+          After = After.ltrim();
+        if (!After.consume_front("offload") || (!After.empty() && identifierChar(After.front())))
+          continue;
+        After = After.ltrim();
+        if (Key == "namespace" ? (After.starts_with("{") || After.starts_with("::") ||
+                                  (After.starts_with("=") && !After.starts_with("==")))
+                               : (After.starts_with("{") || After.starts_with(":") ||
+                                  After.starts_with(";") || After.starts_with("final")))
+          return false;
+      }
   for (size_t At = Code.find("OFFLOAD_KERNEL"); At != StringRef::npos;
        At = Code.find("OFFLOAD_KERNEL", At + 1))
     if (wordAt(At, 14)) {
