@@ -388,6 +388,13 @@ int main(int argc, char **argv) {
     argv = ExpandedArgv.data();
   }
   handleEndingSignals();
+  // Every command offload-cxx runs has OFFLOAD_CXX_RUNNING set: an offload-cxx started by one
+  // of them is its own host compiler (a script named g++ first on PATH that runs offload-cxx),
+  // which would run itself again without end (sixth adversarial pass). One line instead.
+  if (const char *Parent = std::getenv("OFFLOAD_CXX_RUNNING"); Parent && *Parent)
+    fail("the host compiler that offload-cxx runs is offload-cxx itself (a wrapper of it named "
+         "g++ first on PATH?): name the real one with --host-compiler=/usr/bin/g++");
+  ::setenv("OFFLOAD_CXX_RUNNING", "1", 1);
   // As the user wrote it (takeUserFlags sorts the flags out of argv).
   const std::vector<std::string> RawArgs(argv + 1, argv + argc);
   if (!RawArgs.empty() && RawArgs.back() == "-o")  // as g++ says it (it was a link of nothing)
@@ -570,6 +577,7 @@ int main(int argc, char **argv) {
       Output.empty() && StdinSource.Path.empty() && llvm::count(Inputs, "-") == 0 &&
       Words.Inputs.size() == Inputs.size()) {
     const std::string Self = sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
+    ::unsetenv("OFFLOAD_CXX_RUNNING");  // each file's own offload-cxx, as if run alone
     int Status = 0;
     for (size_t Keep = 0; Keep < Words.Inputs.size(); ++Keep) {
       std::vector<std::string> Args = {Self};

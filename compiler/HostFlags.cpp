@@ -105,7 +105,7 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
     U.Compile.push_back(A.str());
     addLink(A);
   };
-  std::string PendingInclude;  // -Wp,-include / -Xpreprocessor -include: its file comes next
+  std::string PendingInclude;  // -Wp,-include / -Xpreprocessor -D ...: its value comes next
   for (int I = 1; I < argc;) {
     StringRef A = argv[I];
     if (A == "--") {  // the rest are inputs
@@ -272,14 +272,27 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
         A.drop_front(4).split(Pieces, ',');
       else if (O.matches(options::OPT_Xpreprocessor) && Words == 2)
         Pieces.push_back(argv[I + 1]);
+      // (Also the two-word spellings, -Wp,-D,X and -Xpreprocessor -D -Xpreprocessor X, and the
+      // include folders, -Wp,-Idir, -Wp,-isystem,dir: the kernel compiled with another macro
+      // than the host's, silently; sixth adversarial pass.)
+      auto folder = [](StringRef P) { return sys::fs::exists(P) ? absolutePath(P) : P.str(); };
       for (StringRef P : Pieces) {
-        if (!PendingInclude.empty()) {  // the file of a -include or -imacros before it
-          U.Preprocessor.push_back(PendingInclude);
-          U.Preprocessor.push_back(sys::fs::exists(P) ? absolutePath(P) : P.str());
+        if (!PendingInclude.empty()) {  // the value of the option before it
+          if (PendingInclude == "-D" || PendingInclude == "-U") {
+            U.Preprocessor.push_back(PendingInclude + P.str());
+          } else if (PendingInclude == "-I") {
+            U.Preprocessor.push_back("-I" + folder(P));
+          } else {  // -include, -imacros, -isystem, -iquote, -idirafter
+            U.Preprocessor.push_back(PendingInclude);
+            U.Preprocessor.push_back(folder(P));
+          }
           PendingInclude.clear();
         } else if ((P.starts_with("-D") || P.starts_with("-U")) && P.size() > 2) {
           U.Preprocessor.push_back(P.str());
-        } else if (P == "-include" || P == "-imacros") {
+        } else if (P.starts_with("-I") && P.size() > 2) {
+          U.Preprocessor.push_back("-I" + folder(P.drop_front(2)));
+        } else if (P == "-include" || P == "-imacros" || P == "-D" || P == "-U" || P == "-I" ||
+                   P == "-isystem" || P == "-iquote" || P == "-idirafter") {
           PendingInclude = P.str();
         }
       }
