@@ -163,9 +163,16 @@ std::vector<std::string> linkArchives(ArrayRef<std::string> Libs, ArrayRef<std::
       LinkerWords.push_back(LinkFlags[++I]);
     }
   }
+  std::vector<std::string> Dirs(SearchDirs.begin(), SearchDirs.end());
   for (size_t I = 0; I < LinkerWords.size(); ++I) {
     StringRef W = LinkerWords[I];
-    if (W == "-l" && I + 1 < LinkerWords.size())
+    if ((W == "-L" || W == "--library-path") && I + 1 < LinkerWords.size())
+      Dirs.push_back(LinkerWords[++I]);  // the linker's own folders (-Wl,-L.): searched too
+    else if (W.starts_with("-L") && W.size() > 2)
+      Dirs.push_back(W.drop_front(2).str());
+    else if (W.starts_with("--library-path=") && W.size() > 15)
+      Dirs.push_back(W.drop_front(15).str());
+    else if ((W == "-l" || W == "--library") && I + 1 < LinkerWords.size())
       Names.push_back(LinkerWords[++I]);
     else if (W.starts_with("-l") && W.size() > 2)
       Names.push_back(W.drop_front(2).str());
@@ -175,7 +182,7 @@ std::vector<std::string> linkArchives(ArrayRef<std::string> Libs, ArrayRef<std::
       Archives.push_back(W.str());
   }
   for (const std::string &Lib : Names)
-    for (const std::string &Dir : SearchDirs) {
+    for (const std::string &Dir : Dirs) {
       const std::vector<std::string> Files = libraryFiles(Dir, Lib);
       if (!Static && Files.size() > 1 && sys::fs::exists(Files[1]))
         break;  // the shared library is what the host links
