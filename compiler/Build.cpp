@@ -531,8 +531,14 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
   Expected<std::string> Objcopy = findTool("llvm-objcopy-22", {S.L.LLVMBinDir + "/llvm-objcopy"});
   if (!Objcopy)
     return Objcopy.takeError();
-  return embedDeviceCode(*Objcopy, HostObject, Unit->DeviceCode,
-                         S.TempDir + "/" + ObjectStem + ".offload", Written, S.Commands);
+  Error Embedded = embedDeviceCode(*Objcopy, HostObject, Unit->DeviceCode,
+                                   S.TempDir + "/" + ObjectStem + ".offload", Written, S.Commands);
+  // A failed write (a full disk) leaves no part of an object, whatever was there before (an
+  // empty file stayed truncated mid-object, newer than its source: make took it as up to date;
+  // sixth adversarial pass).
+  if (Embedded && !S.Commands.DryRun)
+    sys::fs::remove(Written);
+  return Embedded;
 }
 
 Error checkKernelsDefined(const Manifest &Program) {
