@@ -16,7 +16,7 @@ packages=(clang-22 lld-22 llvm-22 llvm-22-dev llvm-22-tools libclang-cpp22-dev l
           patchelf file dpkg-dev googletest libgmock-dev procps)
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing+=("$p")
 done
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
 # Debian's source packages (deb-src), from which the real_projects test fetches fmt, yaml-cpp
@@ -28,7 +28,7 @@ if [ ${#missing[@]} -gt 0 ] || ! compgen -G '/var/lib/apt/lists/*_dists_bookworm
   $sudo apt-get update -qq
 fi
 mirror=$(apt-get indextargets --format '$(REPO_URI)' 'Target-Of: deb' 'Release: bookworm' \
-           'Component: main' 'Identifier: Packages' | head -1)
+           'Component: main' 'Identifier: Packages' | sed -n 1p)  # (sed reads it all: no SIGPIPE for pipefail)
 if [ -z "$mirror" ]; then
   echo "bootstrap: warning: no deb entry for Debian bookworm main in apt's sources, so no deb-src" \
        "entry was added; the real_projects test will fail until one is there" >&2

@@ -30,11 +30,11 @@ for t in 1 2; do
       set -- $p
       name=$1; dir=$2; twin=$3; off=$4
       out=$(cd "$dir" && OMP_NUM_THREADS=$t "$twin") || fail=1
-      echo "$out" | grep -q "CHECK ok" || { echo "$out"; fail=1; }
+      [[ $out == *"CHECK ok"* ]] || { echo "$out"; fail=1; }
       ms=$(echo "$out" | awk -v n="${name}_omp" '$1==n {print $2}')
       echo "omp $name $t $ms" >> "$RES"
       out=$(cd "$dir" && OFFLOAD_CPU_THREADS=$t "$off") || fail=1
-      echo "$out" | grep -q "CHECK ok" || { echo "$out"; fail=1; }
+      [[ $out == *"CHECK ok"* ]] || { echo "$out"; fail=1; }
       ms2=$(echo "$out" | awk -v n="$name" '$1==n {print $2}')
       echo "off $name $t $ms2" >> "$RES"
       printf '  threads=%d rep=%d %-7s omp %8.2f ms   offload %8.2f ms   %s\n' "$t" "$rep" "$name" "$ms" "$ms2" \
