@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 // Where work-items meet (warp operations, barriers) on the CPU device: convergent for clang,
 // so that a call of one is never duplicated into two branches nor merged from two (the CPU
@@ -201,6 +202,83 @@ template <class T_> OFFLOAD_DETAIL_MEETS inline T_ shuffle_xor(T_ v, std::uint32
   return detail::shuffle_words(v, [=](std::uint32_t w) OFFLOAD_DETAIL_MEETS_LAMBDA { return shuffle_xor(w, mask, width); });
 }
 
+#if !defined(__NVPTX__) && !defined(__AMDGPU__)
+namespace detail {
+/// warp_reduce(v, op) for the CPU device in one exchange per 32-bit word of T_ instead of five
+/// shuffles, with the same result bit for bit, for an `op` whose operands commute exactly (+ of
+/// integers and of IEEE floating point, whose sum is rounded the same either way round): with
+/// every lane of the warp present, shuffle_xor's butterfly (masks 16..1, `op(mine, other)`) leaves
+/// every lane the same value, that of the tree op(x[j], x[j + mask]) for j < mask, which each lane
+/// computes from the exchanged values (31 `op`s, vectorised). With lanes absent (a workgroup that
+/// is not a multiple of 32, lanes that returned) the butterfly's values differ between lanes (an
+/// absent lane's value is replaced by the caller's own): this lane's 31 `op`s are evaluated as
+/// shuffle_xor gives them. (issue 31, item 4; bench/cpu_device/warp_ops.cpp.)
+template <class T_, class Op> OFFLOAD_DETAIL_MEETS inline T_ cpu_warp_butterfly(T_ v, Op op) {
+  constexpr std::uint32_t n = sizeof(T_) / 4;
+  std::uint32_t mine[n];
+  __builtin_memcpy(mine, &v, sizeof(T_));
+  std::uint32_t low[32];  // the first word of each lane, where a value has two
+  cpu_warp_words w{};
+  for (std::uint32_t k = 0; k < n; ++k) {
+    if (k == 1)
+      __builtin_memcpy(low, w.words, sizeof low);  // valid until the next exchange only
+    w = cpu_warp_exchange(mine[k]);
+  }
+  const std::uint32_t me = lane_id(), present = w.present;
+  // An absent lane's value is never read by a present one; it starts as this lane's `v` so that
+  // `op` only ever sees values the program made.
+  auto start = [&](std::uint32_t l) OFFLOAD_DETAIL_MEETS_LAMBDA {
+    T_ x = v;
+    if (present >> l & 1u) {
+      if constexpr (n == 1) {
+        __builtin_memcpy(&x, &w.words[l], 4);
+      } else {
+        const std::uint32_t pair[2] = {low[l], w.words[l]};
+        __builtin_memcpy(&x, pair, 8);
+      }
+    }
+    return x;
+  };
+  if (present == ~0u) {
+    T_ x[32];
+    for (std::uint32_t l = 0; l < 32; ++l)
+      x[l] = start(l);
+    for (std::uint32_t mask = 16; mask > 0; mask /= 2)
+      for (std::uint32_t j = 0; j < mask; ++j)
+        x[j] = op(x[j], x[j + mask]);
+    return x[0];
+  }
+  // After the step of `mask`, this lane needs the values of the lanes that differ from it only
+  // below `mask`: 16, then 8, 4, 2, 1 of them, kept at [l - first] of `part` (bytes, so that T_
+  // needs no default constructor).
+  struct slot {
+    alignas(T_) unsigned char bytes[sizeof(T_)];
+  } part[16];
+  auto get = [&](std::uint32_t i) OFFLOAD_DETAIL_MEETS_LAMBDA {
+    T_ x = v;
+    __builtin_memcpy(&x, part[i].bytes, sizeof(T_));
+    return x;
+  };
+  auto put = [&](std::uint32_t i, T_ x) OFFLOAD_DETAIL_MEETS_LAMBDA { __builtin_memcpy(part[i].bytes, &x, sizeof(T_)); };
+  std::uint32_t first = me & ~15u;
+  for (std::uint32_t j = 0; j < 16; ++j) {
+    const std::uint32_t l = first + j, o = l ^ 16u;
+    put(j, op(start(l), start(present >> o & 1u ? o : l)));
+  }
+  // Each step writes part[j] after its last read (the reads are at j and j + mask).
+  for (std::uint32_t mask = 8; mask > 0; mask /= 2) {
+    const std::uint32_t next = me & ~(mask - 1);
+    for (std::uint32_t j = 0; j < mask; ++j) {
+      const std::uint32_t l = next + j, o = l ^ mask;
+      put(j, op(get(l - first), get((present >> o & 1u ? o : l) - first)));
+    }
+    first = next;
+  }
+  return get(0);
+}
+} // namespace detail
+#endif
+
 /// `op` folded over `v` of every lane of the work-item's warp, returned to every lane (a
 /// butterfly of shuffle_xor: log2(warp_size()) steps; `op` associative and commutative, as
 /// cooperative groups' `cg::reduce(warp, v, op)`). Every lane of the warp must call it.
@@ -211,7 +289,16 @@ template <class T_, class Op> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce(T_ v, O
 }
 /// The sum, the largest and the smallest `v` over the warp, to every lane.
 template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_add(T_ v) {
+#if defined(__NVPTX__) || defined(__AMDGPU__)
   return warp_reduce(v, [](T_ a, T_ b) { return a + b; });
+#else
+  // The CPU device: one exchange instead of five, the same sums (detail::cpu_warp_butterfly),
+  // for the types whose + commutes exactly.
+  if constexpr (std::is_arithmetic_v<T_> && (sizeof(T_) == 4 || sizeof(T_) == 8))
+    return detail::cpu_warp_butterfly(v, [](T_ a, T_ b) { return a + b; });
+  else
+    return warp_reduce(v, [](T_ a, T_ b) { return a + b; });
+#endif
 }
 template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_max(T_ v) {
   return warp_reduce(v, [](T_ a, T_ b) { return a < b ? b : a; });
