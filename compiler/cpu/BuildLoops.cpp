@@ -292,10 +292,11 @@ void WorkItemLoops::buildLoops(bool Barriers) {
         RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     useCounters(Clones, Item, X, Y, Z);
     {
-      // Only from the blocks every work-item runs: the region's first block and those that
-      // follow it unconditionally. A value of a branch few work-items take (nw's tile corner)
-      // is computed by those alone; moved before the loops it cost every pass of the region,
-      // and kept hundreds of values live across the loops (rodinia-nw 134 -> 162 ms on a Xeon).
+      // Cheap arithmetic only from the blocks every work-item runs: the region's first block
+      // and those that follow it unconditionally. A value of a branch few work-items take (nw's
+      // tile corner) is computed by those alone; moved before the loops it cost every pass of
+      // the region, and kept hundreds of values live across the loops (rodinia-nw 134 -> 162 ms
+      // on a Xeon). From the other blocks, loads and divisions (hoistUniformValues' cost rule).
       SmallVector<BasicBlock *, 8> Always;
       DenseSet<BasicBlock *> InClones(Clones.begin(), Clones.end());
       for (BasicBlock *BB = cast<BasicBlock>(VMap[Heads[R]]); BB && InClones.contains(BB) &&
@@ -304,7 +305,11 @@ void WorkItemLoops::buildLoops(bool Barriers) {
         BasicBlock *Next = BB->getSingleSuccessor();
         BB = Next && Next->getSinglePredecessor() == BB ? Next : nullptr;
       }
-      hoistUniformValues(Always, Starts[R][OnlyWaiting]);
+      SmallVector<BasicBlock *, 16> Others;
+      for (BasicBlock *C : Clones)
+        if (!llvm::is_contained(Always, C))
+          Others.push_back(C);
+      hoistUniformValues(Always, Others, Starts[R][OnlyWaiting]);
     }
     // Uniform values kept across barriers (one slot each for the workgroup): each work-item
     // starts from the value the region started with and works on a copy of its own; the last

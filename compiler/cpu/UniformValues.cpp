@@ -160,8 +160,9 @@ bool WorkItemLoops::invariantLoad(const LoadInst &L) const {
 
 /// Uniform values computed once per pass of a region, not by each work-item (issue 31, item 2;
 /// as AdaptiveCpp's CBS and PoCL keep a work-group's uniform values out of their work-item
-/// loops): each instruction of Blocks (the blocks of a region's loop body that every work-item
-/// runs) computed only from constants,
+/// loops): each instruction of Always (the blocks of a region's loop body that every work-item
+/// runs) — and of Others (the region's other blocks) a load or a division with what it is
+/// computed from — computed only from constants,
 /// arguments, what is already before To's end (the workgroup's shape, values moved before) and
 /// memory no work-item changes (invariantLoad), and safe to run where the work-item's code would
 /// not have run (no division by a value that may be 0), is moved to the end of To, which runs
@@ -169,38 +170,77 @@ bool WorkItemLoops::invariantLoad(const LoadInst &L) const {
 /// fields may alias the per-work-item stores the loops make (states, values kept across
 /// barriers), and grid-stride sweeps' bounds are computed under the loop's conditions.
 /// Returns how many moved.
-unsigned WorkItemLoops::hoistUniformValues(ArrayRef<BasicBlock *> Blocks, BasicBlock *To) {
+unsigned WorkItemLoops::hoistUniformValues(ArrayRef<BasicBlock *> Always, ArrayRef<BasicBlock *> Others,
+                                           BasicBlock *To) {
   BasicBlock *Entry = &F.getEntryBlock();
   auto before = [&](const Value *V) {
     const auto *I = dyn_cast<Instruction>(V);
     return !I || I->getParent() == Entry || I->getParent() == To;
   };
+  auto movable = [&](const Instruction &I) {
+    if (isa<PHINode>(I) || I.isTerminator())
+      return false;
+    if (const auto *L = dyn_cast<LoadInst>(&I))
+      return invariantLoad(*L);
+    if (const auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::threadlocal_address)
+      return true;
+    if (isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) || isa<CmpInst>(I) ||
+        isa<SelectInst>(I) || isa<FreezeInst>(I) || isa<IntrinsicInst>(I))
+      return isSafeToSpeculativelyExecute(&I);
+    return false;
+  };
   unsigned Moved = 0;
+  auto move = [&](Instruction &I) {
+    I.moveBefore(To->getTerminator()->getIterator());
+    // A speculated value may be poison where the work-item's code would not have used it:
+    // flags that assumed the code's conditions go (as LICM drops them).
+    I.dropPoisonGeneratingAnnotations();
+    ++Moved;
+  };
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (BasicBlock *BB : Blocks)
-      for (Instruction &I : make_early_inc_range(*BB)) {
-        if (isa<PHINode>(I) || I.isTerminator() || !llvm::all_of(I.operands(), before))
-          continue;
-        bool Safe = false;
-        if (const auto *L = dyn_cast<LoadInst>(&I))
-          Safe = invariantLoad(*L);
-        else if (const auto *II = dyn_cast<IntrinsicInst>(&I);
-                 II && II->getIntrinsicID() == Intrinsic::threadlocal_address)
-          Safe = true;
-        else if (isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) ||
-                 isa<CmpInst>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I) || isa<IntrinsicInst>(I))
-          Safe = isSafeToSpeculativelyExecute(&I);
-        if (!Safe)
-          continue;
-        I.moveBefore(To->getTerminator()->getIterator());
-        // A speculated value may be poison where the work-item's code would not have used it:
-        // flags that assumed the code's conditions go (as LICM drops them).
-        I.dropPoisonGeneratingAnnotations();
-        ++Moved;
-        Changed = true;
-      }
+    for (BasicBlock *BB : Always)
+      for (Instruction &I : make_early_inc_range(*BB))
+        if (llvm::all_of(I.operands(), before) && movable(I)) {
+          move(I);
+          Changed = true;
+        }
   }
+  // The cost rule for the other blocks: a value that saves each work-item a load or a division
+  // moves, with the arithmetic it is computed from (at most MaxRecomputed instructions, all of
+  // the region); cheap arithmetic alone stays where few work-items may compute it.
+  DenseSet<const BasicBlock *> InOthers(Others.begin(), Others.end());
+  for (BasicBlock *BB : Others)
+    for (Instruction &I : make_early_inc_range(*BB)) {
+      const bool Costly = isa<LoadInst>(I) || (isa<BinaryOperator>(I) && (I.getOpcode() == Instruction::UDiv ||
+                                                                          I.getOpcode() == Instruction::SDiv ||
+                                                                          I.getOpcode() == Instruction::URem ||
+                                                                          I.getOpcode() == Instruction::SRem));
+      if (!Costly || I.getParent() != BB || !movable(I))
+        continue;
+      // The instructions to move, operands before their users.
+      SmallVector<Instruction *, 8> Order;
+      SmallPtrSet<Instruction *, 8> Seen;
+      bool Fits = true;
+      std::function<void(Instruction &)> collect = [&](Instruction &J) {
+        if (!Fits || !Seen.insert(&J).second)
+          return;
+        if ((!InOthers.contains(J.getParent()) && !llvm::is_contained(Always, J.getParent())) || !movable(J) ||
+            Order.size() >= MaxRecomputed) {
+          Fits = false;
+          return;
+        }
+        for (Value *Op : J.operands())
+          if (auto *OpI = dyn_cast<Instruction>(Op); OpI && !before(OpI))
+            collect(*OpI);
+        Order.push_back(&J);
+      };
+      collect(I);
+      if (!Fits)
+        continue;
+      for (Instruction *J : Order)
+        move(*J);
+    }
   return Moved;
 }
 

@@ -146,7 +146,7 @@ private:
   void prefetchNextIteration(const Loop &L, PHINode *Induction, Value *Stride);
   SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> gridStrideLoops(LoopInfo &LI) const;
   bool invariantLoad(const LoadInst &L) const;
-  unsigned hoistUniformValues(ArrayRef<BasicBlock *> Blocks, BasicBlock *To);
+  unsigned hoistUniformValues(ArrayRef<BasicBlock *> Always, ArrayRef<BasicBlock *> Others, BasicBlock *To);
   void addVirtualBarriers(unsigned Room);
   // GridStrideSweeps.cpp
   unsigned sweepGridStrideLoops(unsigned Room);

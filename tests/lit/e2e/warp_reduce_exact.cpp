@@ -1,6 +1,7 @@
-// warp_reduce_add gives, bit for bit, what the butterfly of shuffle_xor gives (the CPU device
-// computes it from one exchange, offload/reduce.hpp cpu_warp_butterfly): float and double values
-// whose sum depends on the order, integers, full warps, and (CPU device only: on a GPU a partial
+// warp_reduce_add, _max and _min give, bit for bit, what the butterfly of shuffle_xor gives (the
+// CPU device computes them from one exchange, offload/reduce.hpp cpu_warp_butterfly): float and
+// double values whose sum depends on the order, +0 and -0 (max/min of zeros), NaN, integers,
+// full warps, and (CPU device only: on a GPU a partial
 // warp's shuffles are undefined) a workgroup of 40 work-items, whose second warp has 8 lanes,
 // and warps whose upper lanes returned before the reduction.
 // RUN: %offload-cxx -O2 %s -o %t
@@ -18,48 +19,83 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <vector>
 
-template <class T> T butterfly(T v) {
-  for (std::uint32_t mask = 16; mask > 0; mask /= 2)
-    v = v + offload::shuffle_xor(v, mask);
+enum class reduction { add, max, min };
+
+template <reduction R, class T> T butterfly(T v) {
+  for (std::uint32_t mask = 16; mask > 0; mask /= 2) {
+    const T w = offload::shuffle_xor(v, mask);
+    if constexpr (R == reduction::add)
+      v = v + w;
+    else if constexpr (R == reduction::max)
+      v = v < w ? w : v;
+    else
+      v = w < v ? w : v;
+  }
   return v;
+}
+template <reduction R, class T> T library(T v) {
+  if constexpr (R == reduction::add)
+    return offload::warp_reduce_add(v);
+  else if constexpr (R == reduction::max)
+    return offload::warp_reduce_max(v);
+  else
+    return offload::warp_reduce_min(v);
 }
 
 // got[i] = warp_reduce_add(x[i]), want[i] = the shuffles' butterfly; lanes at or above `live`
 // (of each warp) return first.
-template <class T>
+template <reduction R, class T>
 OFFLOAD_KERNEL void reduce_both(std::span<const T> x, std::span<T> got, std::span<T> want, unsigned live) {
   const unsigned i = offload::global_id_x();
   if (i >= x.size() || offload::lane_id() >= live)
     return;
-  got[i] = offload::warp_reduce_add(x[i]);
-  want[i] = butterfly(x[i]);
+  got[i] = library<R>(x[i]);
+  want[i] = butterfly<R>(x[i]);
 }
 
-template <class T> T value(unsigned i) {
-  if constexpr (std::is_floating_point_v<T>)  // magnitudes far apart: the order changes the sum
+// Inputs: 0 numbers whose sum depends on the order; 1 zeros of both signs and negative numbers
+// (their max is a zero); 2 a NaN in some warps.
+template <class T> T value(unsigned i, int kind) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (kind == 1)
+      return i % 5 == 0 ? T(-1.5) * T(i) : (i * 2654435761u) % 7 < 3 ? T(-0.0) : T(0.0);
+    if (kind == 2 && i % 97 == 13)
+      return std::numeric_limits<T>::quiet_NaN();
+    // magnitudes far apart: the order changes the sum
     return T((i * 2654435761u % 1000) + 1) * (i % 3 == 0 ? T(1e7) : T(1e-3)) * (i % 2 ? -1 : 1);
-  else
+  } else {
     return T(i * 2654435761u % 100000) - T(50000);
+  }
 }
 
 int failures = 0;
 
-template <class T> bool agree(unsigned n, unsigned threads, unsigned live) {
+template <reduction R, class T> bool agree_on(unsigned n, unsigned threads, unsigned live, int kind) {
   std::vector<T> x(n), got(n, T(0)), want(n, T(0));
   for (unsigned i = 0; i < n; ++i)
-    x[i] = value<T>(i);
-  offload::launch(reduce_both<T>, {.workgroups = {(n + threads - 1) / threads}, .threads = {threads}},
+    x[i] = value<T>(i, kind);
+  offload::launch(reduce_both<R, T>, {.workgroups = {(n + threads - 1) / threads}, .threads = {threads}},
                   std::span<const T>(x), std::span(got), std::span(want), live);
   for (unsigned i = 0; i < n; ++i)
     if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
-      std::printf("work-item %u: warp_reduce_add %.17g, the butterfly %.17g\n", i, double(got[i]),
-                  double(want[i]));
+      std::printf("reduction %d, inputs %d, work-item %u: the library's %.17g, the butterfly %.17g\n",
+                  int(R), kind, i, double(got[i]), double(want[i]));
       ++failures;
       return false;
     }
   return true;
+}
+
+template <class T> bool agree(unsigned n, unsigned threads, unsigned live) {
+  bool all = true;
+  for (int kind = 0; kind < (std::is_floating_point_v<T> ? 3 : 1); ++kind)
+    all = agree_on<reduction::add, T>(n, threads, live, kind) &
+          agree_on<reduction::max, T>(n, threads, live, kind) &
+          agree_on<reduction::min, T>(n, threads, live, kind) & all;
+  return all;
 }
 
 void all_types(const char *what, unsigned n, unsigned threads, unsigned live) {
