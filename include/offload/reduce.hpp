@@ -209,11 +209,13 @@ namespace detail {
 /// integers and of IEEE floating point, whose sum is rounded the same either way round): with
 /// every lane of the warp present, shuffle_xor's butterfly (masks 16..1, `op(mine, other)`) leaves
 /// every lane the same value, that of the tree op(x[j], x[j + mask]) for j < mask, which each lane
-/// computes from the exchanged values (31 `op`s, vectorised). With lanes absent (a workgroup that
+/// computes from the exchanged values (31 `op`s, vectorised). `Selects`: `op` is max or min
+/// (`a < b ? b : a`), which commutes exactly for integers and, for floating point, where no value
+/// is NaN and the result is not zero. With lanes absent (a workgroup that
 /// is not a multiple of 32, lanes that returned) the butterfly's values differ between lanes (an
 /// absent lane's value is replaced by the caller's own): this lane's 31 `op`s are evaluated as
 /// shuffle_xor gives them. (issue 31, item 4; bench/cpu_device/warp_ops.cpp.)
-template <class T_, class Op> OFFLOAD_DETAIL_MEETS inline T_ cpu_warp_butterfly(T_ v, Op op) {
+template <bool Selects = false, class T_, class Op> OFFLOAD_DETAIL_MEETS inline T_ cpu_warp_butterfly(T_ v, Op op) {
   constexpr std::uint32_t n = sizeof(T_) / 4;
   std::uint32_t mine[n];
   __builtin_memcpy(mine, &v, sizeof(T_));
@@ -241,12 +243,24 @@ template <class T_, class Op> OFFLOAD_DETAIL_MEETS inline T_ cpu_warp_butterfly(
   };
   if (present == ~0u) {
     T_ x[32];
-    for (std::uint32_t l = 0; l < 32; ++l)
+    bool numbers = true;  // no NaN (for Selects of floating point)
+    for (std::uint32_t l = 0; l < 32; ++l) {
       x[l] = start(l);
+      if constexpr (Selects && std::is_floating_point_v<T_>)
+        numbers &= x[l] == x[l];
+    }
     for (std::uint32_t mask = 16; mask > 0; mask /= 2)
       for (std::uint32_t j = 0; j < mask; ++j)
         x[j] = op(x[j], x[j + mask]);
-    return x[0];
+    if constexpr (Selects && std::is_floating_point_v<T_>) {
+      // max/min keep one of two operands that compare equal, which for floating point is the
+      // same bits unless they are zeros (+0, -0); a NaN is kept or not by its side. Either way
+      // the lanes may differ: then this lane's own path below.
+      if (numbers && x[0] != T_(0))
+        return x[0];
+    } else {
+      return x[0];
+    }
   }
   // After the step of `mask`, this lane needs the values of the lanes that differ from it only
   // below `mask`: 16, then 8, 4, 2, 1 of them, kept at [l - first] of `part` (bytes, so that T_
@@ -301,10 +315,20 @@ template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_add(T_ v) {
 #endif
 }
 template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_max(T_ v) {
-  return warp_reduce(v, [](T_ a, T_ b) { return a < b ? b : a; });
+#if !defined(__NVPTX__) && !defined(__AMDGPU__)
+  if constexpr (std::is_arithmetic_v<T_> && (sizeof(T_) == 4 || sizeof(T_) == 8))
+    return detail::cpu_warp_butterfly<true>(v, [](T_ a, T_ b) { return a < b ? b : a; });
+  else
+#endif
+    return warp_reduce(v, [](T_ a, T_ b) { return a < b ? b : a; });
 }
 template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_min(T_ v) {
-  return warp_reduce(v, [](T_ a, T_ b) { return b < a ? b : a; });
+#if !defined(__NVPTX__) && !defined(__AMDGPU__)
+  if constexpr (std::is_arithmetic_v<T_> && (sizeof(T_) == 4 || sizeof(T_) == 8))
+    return detail::cpu_warp_butterfly<true>(v, [](T_ a, T_ b) { return b < a ? b : a; });
+  else
+#endif
+    return warp_reduce(v, [](T_ a, T_ b) { return b < a ? b : a; });
 }
 
 /// The sum of `v` over the workgroup, returned to every work-item. Every work-item of the
