@@ -190,11 +190,21 @@ unsigned WorkItemLoops::hoistUniformValues(ArrayRef<BasicBlock *> Always, ArrayR
     return false;
   };
   unsigned Moved = 0;
+  DenseSet<const Instruction *> Gone;  // merged into an identical value (no new instruction is made here)
   auto move = [&](Instruction &I) {
-    I.moveBefore(To->getTerminator()->getIterator());
     // A speculated value may be poison where the work-item's code would not have used it:
     // flags that assumed the code's conditions go (as LICM drops them).
     I.dropPoisonGeneratingAnnotations();
+    // The same value moved before (an unrolled loop's copies each load the same field): one
+    // value, not one live across the loops per copy (rodinia-nw: 40 loads of two fields).
+    for (Instruction &J : *To)
+      if (&J != To->getTerminator() && J.isIdenticalTo(&I)) {
+        I.replaceAllUsesWith(&J);
+        Gone.insert(&I);
+        I.eraseFromParent();
+        return;
+      }
+    I.moveBefore(To->getTerminator()->getIterator());
     ++Moved;
   };
   for (bool Changed = true; Changed;) {
@@ -210,37 +220,41 @@ unsigned WorkItemLoops::hoistUniformValues(ArrayRef<BasicBlock *> Always, ArrayR
   // moves, with the arithmetic it is computed from (at most MaxRecomputed instructions, all of
   // the region); cheap arithmetic alone stays where few work-items may compute it.
   DenseSet<const BasicBlock *> InOthers(Others.begin(), Others.end());
+  SmallVector<Instruction *, 32> Costly;
   for (BasicBlock *BB : Others)
-    for (Instruction &I : make_early_inc_range(*BB)) {
-      const bool Costly = isa<LoadInst>(I) || (isa<BinaryOperator>(I) && (I.getOpcode() == Instruction::UDiv ||
-                                                                          I.getOpcode() == Instruction::SDiv ||
-                                                                          I.getOpcode() == Instruction::URem ||
-                                                                          I.getOpcode() == Instruction::SRem));
-      if (!Costly || I.getParent() != BB || !movable(I))
-        continue;
-      // The instructions to move, operands before their users.
-      SmallVector<Instruction *, 8> Order;
-      SmallPtrSet<Instruction *, 8> Seen;
-      bool Fits = true;
-      std::function<void(Instruction &)> collect = [&](Instruction &J) {
-        if (!Fits || !Seen.insert(&J).second)
-          return;
-        if ((!InOthers.contains(J.getParent()) && !llvm::is_contained(Always, J.getParent())) || !movable(J) ||
-            Order.size() >= MaxRecomputed) {
-          Fits = false;
-          return;
-        }
-        for (Value *Op : J.operands())
-          if (auto *OpI = dyn_cast<Instruction>(Op); OpI && !before(OpI))
-            collect(*OpI);
-        Order.push_back(&J);
-      };
-      collect(I);
-      if (!Fits)
-        continue;
-      for (Instruction *J : Order)
-        move(*J);
-    }
+    for (Instruction &I : *BB)
+      if (isa<LoadInst>(I) || I.getOpcode() == Instruction::UDiv || I.getOpcode() == Instruction::SDiv ||
+          I.getOpcode() == Instruction::URem || I.getOpcode() == Instruction::SRem)
+        Costly.push_back(&I);
+  for (Instruction *Root : Costly) {
+    if (Gone.contains(Root))
+      continue;
+    Instruction &I = *Root;
+    if (I.getParent() == To || !movable(I))
+      continue;
+    // The instructions to move, operands before their users.
+    SmallVector<Instruction *, 8> Order;
+    SmallPtrSet<Instruction *, 8> Seen;
+    bool Fits = true;
+    std::function<void(Instruction &)> collect = [&](Instruction &J) {
+      if (!Fits || !Seen.insert(&J).second)
+        return;
+      if ((!InOthers.contains(J.getParent()) && !llvm::is_contained(Always, J.getParent())) || !movable(J) ||
+          Order.size() >= MaxRecomputed) {
+        Fits = false;
+        return;
+      }
+      for (Value *Op : J.operands())
+        if (auto *OpI = dyn_cast<Instruction>(Op); OpI && !before(OpI))
+          collect(*OpI);
+      Order.push_back(&J);
+    };
+    collect(I);
+    if (!Fits)
+      continue;
+    for (Instruction *J : Order)
+      move(*J);
+  }
   return Moved;
 }
 
