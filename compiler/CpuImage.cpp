@@ -178,8 +178,9 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   Compile.insert(Compile.end(), O.CpuArgs.begin(), O.CpuArgs.end());
   Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());
   // offload.hpp precompiled for these flags (OffloadPch.h): clang, -emit-llvm, -c left out.
-  if (std::optional<std::string> Pch = offloadPch(Tools.Clang, Tools.OffloadIncludeDir,
-                                                  ArrayRef(Compile).drop_front(3), O.Commands))
+  std::optional<std::string> Pch =
+      offloadPch(Tools.Clang, Tools.OffloadIncludeDir, ArrayRef(Compile).drop_front(3), O.Commands);
+  if (Pch)
     Compile.insert(Compile.end(), {"-include-pch", *Pch});
   if (!O.DepFlag.empty())
     Compile.insert(Compile.end(), {O.DepFlag, "-MF", Bitcode + ".d"});
@@ -193,7 +194,7 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   for (std::string &Map : sourceNameMaps(M, Source, O))  // __FILE__ as g++'s (assert messages)
     Compile.push_back(std::move(Map));
   Compile.insert(Compile.end(), {"-Xclang", "-disable-llvm-passes", Source, "-o", FrontEnd});
-  if (Error E = runCommand(Compile, O.Commands))
+  if (Error E = compileWithCachedPch(Compile, Pch, FrontEnd + ".stderr", O.Commands))
     return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",
                              M.Source.c_str(), toString(std::move(E)).c_str());
   ExternalDefinitions Defs;

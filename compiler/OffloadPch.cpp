@@ -150,4 +150,34 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
   return std::string(Pch);
 }
 
+Error compileWithCachedPch(ArrayRef<std::string> Compile, const std::optional<std::string> &Pch,
+                           const std::string &StderrFile, const CommandOptions &Commands) {
+  if (!Pch || Commands.DryRun)
+    return runCommand(Compile, Commands);
+  std::string Messages;
+  Error WithPch = runCommandCapturingErrors(Compile, Commands, StderrFile, Messages);
+  if (!WithPch) {
+    errs() << Messages;  // the compile's warnings, as it prints them
+    return Error::success();
+  }
+  std::vector<std::string> Without;
+  for (size_t I = 0; I < Compile.size(); ++I) {
+    if (Compile[I] == "-include-pch" && I + 1 < Compile.size() && Compile[I + 1] == *Pch) {
+      ++I;
+      continue;
+    }
+    Without.push_back(Compile[I]);
+  }
+  consumeError(std::move(WithPch));
+  Messages.clear();
+  Error Again = runCommandCapturingErrors(Without, Commands, StderrFile, Messages);
+  errs() << Messages;  // the compile's own: the user's errors when it fails again
+  if (Again)
+    return Again;
+  sys::fs::remove(*Pch);
+  errs() << "offload-cxx: warning: the precompiled offload.hpp '" << *Pch
+         << "' could not be read (damaged); removed: the next build makes it again\n";
+  return Error::success();
+}
+
 } // namespace offload::compiler

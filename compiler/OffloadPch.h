@@ -25,4 +25,12 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
                                       llvm::ArrayRef<std::string> Flags,
                                       const CommandOptions &Commands);
 
+/// Runs Compile, which takes Pch (offloadPch's) where it is set. A compile that fails with the
+/// precompiled header runs again without it; when that one succeeds the cached file was at fault
+/// (damaged: a full disk, a crash, another program's write) and is removed, with one warning, so
+/// that the next build makes it anew. Only the run that counts prints its messages (StderrFile
+/// holds them meanwhile).
+llvm::Error compileWithCachedPch(llvm::ArrayRef<std::string> Compile, const std::optional<std::string> &Pch,
+                                 const std::string &StderrFile, const CommandOptions &Commands);
+
 } // namespace offload::compiler
