@@ -106,6 +106,7 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
     addLink(A);
   };
   std::string PendingInclude;  // -Wp,-include / -Xpreprocessor -D ...: its value comes next
+  std::string IncludePrefix;   // -iprefix's, for -iwithprefix and -iwithprefixbefore
   for (int I = 1; I < argc;) {
     StringRef A = argv[I];
     if (A == "--") {  // the rest are inputs
@@ -295,6 +296,16 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
                    P == "-isystem" || P == "-iquote" || P == "-idirafter") {
           PendingInclude = P.str();
         }
+      }
+      // g++'s include folders named from a prefix (-iprefix P -iwithprefixbefore D is -I PD,
+      // -iwithprefix D is -idirafter PD): the folder itself, absolute, for the device compiles.
+      if (O.matches(options::OPT_iprefix)) {
+        IncludePrefix = Value.str();
+      } else if (O.matches(options::OPT_iwithprefixbefore)) {
+        U.Preprocessor.push_back("-I" + folder(IncludePrefix + Value.str()));
+      } else if (O.matches(options::OPT_iwithprefix)) {
+        U.Preprocessor.push_back("-idirafter");
+        U.Preprocessor.push_back(folder(IncludePrefix + Value.str()));
       }
       if ((A.starts_with("-f") || A.starts_with("-m")) && Words == 1 &&
           !O.matches(options::OPT_UNKNOWN) && suitsCpuImage(A))
