@@ -327,15 +327,26 @@ void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &H
   if (Compiler.contains("clang") || (!Compiler.contains("g++") && !Compiler.contains("gcc")))
     return;  // GCC's options: clang++ (whose name holds "g++") takes none of them
   bool InCurrentFolder = false;  // -save-temps=cwd: g++ names them in the current folder
+  // The user's own -dumpdir or -dumpbase (-dumpbase-ext) stand; what they leave out g++ takes
+  // from the object (-dumpdir: the object's folder; -dumpbase: its stem), which here is a
+  // temporary: given from the user's object instead (adversarial pass: `-dumpdir out/` named
+  // them out/k.k.host.su, `-dumpbase zz` put them among the temporaries).
+  bool UserDir = false, UserBase = false, UserExt = false;
   for (StringRef Arg : Host.CompileArgs) {
-    if (Arg.starts_with("-dumpdir") || Arg.starts_with("-dumpbase"))
-      return;
+    UserDir |= Arg.starts_with("-dumpdir");
+    UserBase |= Arg == "-dumpbase";
+    UserExt |= Arg == "-dumpbase-ext";
     InCurrentFolder |= Arg == "-save-temps=cwd";
   }
   if (InCurrentFolder)
     DumpDir = DumpDir.ends_with("/") ? StringRef() : sys::path::filename(DumpDir);
-  Command.insert(Command.end(), {"-dumpdir", DumpDir.str(), "-dumpbase", DumpBase.str(),
-                                 "-dumpbase-ext", DumpBaseExt.str()});
+  if (!UserDir)
+    Command.insert(Command.end(), {"-dumpdir", DumpDir.str()});
+  if (!UserBase) {
+    Command.insert(Command.end(), {"-dumpbase", DumpBase.str()});
+    if (!UserExt)
+      Command.insert(Command.end(), {"-dumpbase-ext", DumpBaseExt.str()});
+  }
 }
 
 std::string hostDepFile(StringRef TempDir, StringRef HostObject) {
