@@ -109,7 +109,7 @@ unsigned WorkItemLoops::sweepGridStrideLoops(unsigned Room) {
     // keeps no virtual barrier either (addVirtualBarriers).
     if (workgroupSizeOnly(Stride)) {
       if (Debug)
-        errs() << "  not swept: its stride is the workgroup's size\n";
+        errs() << "  not swept: its stride is computed from the workgroup's size and constants only (a block-stride loop)\n";
       continue;
     }
     BasicBlock *Pre = L->getLoopPreheader(), *Header = L->getHeader(), *Latch = L->getLoopLatch();
