@@ -196,7 +196,7 @@ unsigned WorkItemLoops::hoistUniformValues(ArrayRef<BasicBlock *> Always, ArrayR
     // flags that assumed the code's conditions go (as LICM drops them).
     I.dropPoisonGeneratingAnnotations();
     // The same value moved before (an unrolled loop's copies each load the same field): one
-    // value, not one live across the loops per copy (rodinia-nw: 40 loads of two fields).
+    // value, not one live across the loops per copy (rodinia-nw, region 5: 96 loads, 3 values).
     for (Instruction &J : *To)
       if (&J != To->getTerminator() && J.isIdenticalTo(&I)) {
         I.replaceAllUsesWith(&J);
