@@ -220,12 +220,20 @@ std::string trace_text() {
   return trace_json(s.events, s.tracks);
 }
 
-/// Where a trace named `path` goes: `%p` replaced by the process id (one file per process), a
-/// symbolic link followed to the file it names (renaming over the link would replace it).
-std::string trace_destination(std::string path) {
-  for (std::size_t at; (at = path.find("%p")) != std::string::npos;)
-    path.replace(at, 2, std::to_string(getpid()));
-  return follow_links(path);
+/// Where a trace named `path` goes: `%p` replaced by the process id (one file per process) and
+/// `%%` by `%` (as LLVM_PROFILE_FILE reads them: `run.%%p.json` is `run.%p.json`), a symbolic link
+/// followed to the file it names (renaming over the link would replace it).
+std::string trace_destination(const std::string &path) {
+  std::string named;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '%' && i + 1 < path.size() && (path[i + 1] == 'p' || path[i + 1] == '%')) {
+      named += path[i + 1] == 'p' ? std::to_string(getpid()) : "%";
+      ++i;
+    } else {
+      named += path[i];
+    }
+  }
+  return follow_links(named);
 }
 
 void write_trace(const std::string &named) {
