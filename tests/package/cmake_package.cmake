@@ -42,6 +42,16 @@ endif()
 if(NOT out MATCHES "cmake-project: all checks passed on CPU device")
   message(FATAL_ERROR "vecops-demo did not say that its checks passed on the CPU device")
 endif()
+# `cmake --install` of the project: the installed program starts (CMake drops its build run
+# path; the package's own keeps the runtime's folder: adversarial pass).
+file(REMOVE_RECURSE ${WORK_DIR}/example-installed)
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${example} --prefix ${WORK_DIR}/example-installed
+                OUTPUT_QUIET COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${WORK_DIR}/example-installed/bin/vecops-demo
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "cmake-project: all checks passed on CPU device")
+  message(FATAL_ERROR "the installed vecops-demo failed (${rc}): ${out}${err}")
+endif()
 # The installed driver's `devices` runs the installed offload-cxx-devices on the program.
 execute_process(COMMAND ${prefix}/bin/offload-cxx devices ${example}/vecops-demo
                 OUTPUT_VARIABLE devices RESULT_VARIABLE rc)
