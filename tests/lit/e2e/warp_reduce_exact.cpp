@@ -8,6 +8,8 @@
 // RUN: %t | FileCheck %s
 // RUN: env OFFLOAD_DEVICE=cpu %t partial | FileCheck %s --check-prefixes=CHECK,PARTIAL
 // RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=1 %t partial | FileCheck %s --check-prefixes=CHECK,PARTIAL
+// RUN: %offload-cxx -O2 --cpu-image=off %s -o %t-gxx
+// RUN: env OFFLOAD_DEVICE=cpu %t-gxx partial | FileCheck %s --check-prefixes=CHECK,PARTIAL
 // RUN: %offload-cxx -O0 %s -o %t-O0
 // RUN: env OFFLOAD_DEVICE=cpu %t-O0 partial | FileCheck %s --check-prefixes=CHECK,PARTIAL
 // CHECK: full warps: float double int long agree
