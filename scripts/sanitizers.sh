@@ -112,6 +112,7 @@ EOF
     e2e tests/lit/e2e/params_as_calls.cpp
     e2e tests/lit/e2e/same_results.cpp
     e2e tests/lit/e2e/struct_of_device_ptrs.cpp
+    e2e tests/lit/e2e/warp_reduce_exact.cpp partial
     e2e examples/fill.cpp "" tests/lit/e2e/seed_example.test
     e2e examples/device/matmul.cpp 100 tests/lit/e2e/device_examples.test MM
     e2e examples/device/histogram.cpp "" tests/lit/e2e/device_examples.test HIST
