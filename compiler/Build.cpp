@@ -174,6 +174,8 @@ Expected<Manifest> deferredExports(const std::string &Source, ArrayRef<std::stri
   sys::fs::make_absolute(Path);
   M.Source = std::string(Path);
   M.CompileArgs.assign(Flags.begin(), Flags.end());
+  if (!isCxxSource(Source))  // `-x c++ util.inc`: clang reads it as C++ too
+    M.CompileArgs.insert(M.CompileArgs.end(), {"-x", "c++"});
   M.ExportsDeferred = true;
   if (Expected<std::string> Hash = sourceHash(M.Source))
     M.SourceHash = *Hash;

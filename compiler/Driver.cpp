@@ -937,8 +937,14 @@ int main(int argc, char **argv) {
       Command.insert(Command.end(), {"-o", Object});
     // An output that is not a plain file (-o /dev/null): the object the pipeline reads is made
     // beside the temporaries (compileToObject then writes into the output, as g++ does).
+    // A file named otherwise but compiled as C++ (`-x c++ util.inc`) records its functions for
+    // other files' kernels as a .cpp does (the device compiles #include it, whatever its name):
+    // the GPU link said none of the objects defined them (adversarial pass). Not a device or a
+    // pipe (`-x c++ -c /dev/null`: configure's probes).
+    const bool CxxByLanguage = Language == "c++" && !isCxxSource(Source) && !isOtherHostSource(Source) &&
+                               sys::fs::is_regular_file(Source);
     sys::fs::file_status OutStatus;
-    const bool SpecialOutput = isCxxSource(Source) && !sys::fs::status(Object, OutStatus) &&
+    const bool SpecialOutput = (isCxxSource(Source) || CxxByLanguage) && !sys::fs::status(Object, OutStatus) &&
                                sys::fs::exists(OutStatus) && !sys::fs::is_regular_file(OutStatus);
     if (SpecialOutput) {
       for (size_t I = 1; I < Command.size(); ++I) {
@@ -977,7 +983,8 @@ int main(int argc, char **argv) {
         consumeError(std::move(Failed));
         return 1;
       }
-      if (!isCxxSource(Source) || Source == StdinSource.Path) {  // C, assembly, standard input: nothing of ours to add
+      // C, assembly, standard input: nothing of ours to add (`-x c++ util.inc`: CxxByLanguage).
+      if ((!isCxxSource(Source) && !CxxByLanguage) || Source == StdinSource.Path) {
         if (User.Deps.Enabled && sys::fs::exists(Deps))
           writeDepFile({Deps}, Object, std::string(TempDir));
         return 0;
@@ -1125,7 +1132,7 @@ int main(int argc, char **argv) {
         }
         continue;
       }
-      if (!isCxxSource(Source))
+      if (!isCxxSource(Source) && !(Language == "c++" && !isOtherHostSource(Source)))
         fail("-c compiles C++ sources; '" + Source + "' is not one");
       HostPassOptions HO = hostOptions();
       const std::string Object =
