@@ -179,7 +179,9 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
   Compile.insert(Compile.end(), O.DeviceArgs.begin(), O.DeviceArgs.end());
   // offload.hpp precompiled for these flags (OffloadPch.h): clang, -emit-llvm, -c left out.
   std::optional<std::string> Pch =
-      offloadPch(Tools.Clang, Tools.OffloadIncludeDir, ArrayRef(Compile).drop_front(3), O.Commands);
+      pchKeepsMeaning(M.Source, M.CompileArgs)
+          ? offloadPch(Tools.Clang, Tools.OffloadIncludeDir, ArrayRef(Compile).drop_front(3), O.Commands)
+          : std::nullopt;
   if (Pch)
     Compile.insert(Compile.end(), {"-include-pch", *Pch});
   if (!O.DepFlag.empty())

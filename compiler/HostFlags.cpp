@@ -298,13 +298,14 @@ UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> Is
         }
       }
       // g++'s include folders named from a prefix (-iprefix P -iwithprefixbefore D is -I PD,
-      // -iwithprefix D is -idirafter PD): the folder itself, absolute, for the device compiles.
+      // -iwithprefix D is -isystem PD: GCC's c-opts.cc adds it to the system chain, whatever its
+      // manual says): the folder itself, absolute, for the device compiles.
       if (O.matches(options::OPT_iprefix)) {
         IncludePrefix = Value.str();
       } else if (O.matches(options::OPT_iwithprefixbefore)) {
         U.Preprocessor.push_back("-I" + folder(IncludePrefix + Value.str()));
       } else if (O.matches(options::OPT_iwithprefix)) {
-        U.Preprocessor.push_back("-idirafter");
+        U.Preprocessor.push_back("-isystem");
         U.Preprocessor.push_back(folder(IncludePrefix + Value.str()));
       }
       if ((A.starts_with("-f") || A.starts_with("-m")) && Words == 1 &&

@@ -586,7 +586,8 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
   // offload.hpp is never refused for what the forced header brought.
   const Manifest Start = M;
   const bool TryPch = !Options.PchClang.empty() &&
-                      (Options.Diagnostics || namesOffloadHeaders(M.Source));
+                      (Options.Diagnostics || namesOffloadHeaders(M.Source)) &&
+                      pchKeepsMeaning(M.Source, Options.CompileArgs);
   bool UsedPch = false, ChecksRan = false;
   auto parse = [&](bool WithPch) {
     M = Start;

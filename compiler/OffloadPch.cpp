@@ -8,9 +8,13 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstdlib>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -70,9 +74,10 @@ static std::string cacheKey(const std::string &Clang, const std::string &Include
   return toHex(Hash.final(), /*LowerCase=*/true).substr(0, 32);
 }
 
-/// At most MaxKept precompiled headers (~12 MB each) stay: the least recently used go.
+/// At most MaxKept precompiled headers (~13 MB each) stay: the least recently used go, with
+/// their checksums.
 static void pruneCache(StringRef Dir) {
-  constexpr size_t MaxKept = 32;
+  constexpr size_t MaxKept = 12;
   std::vector<std::pair<sys::TimePoint<>, std::string>> Files;
   std::error_code EC;
   const auto DayAgo = std::chrono::system_clock::now() - std::chrono::hours(24);
@@ -88,9 +93,81 @@ static void pruneCache(StringRef Dir) {
   if (Files.size() <= MaxKept)
     return;
   llvm::sort(Files);
-  for (size_t I = 0; I + MaxKept < Files.size(); ++I)
+  for (size_t I = 0; I + MaxKept < Files.size(); ++I) {
     sys::fs::remove(Files[I].second);
+    sys::fs::remove(Files[I].second + ".sum");
+  }
 }
+
+/// The checksum kept beside a precompiled header (`<file>.sum`): its size and xxh3 of its bytes.
+static std::optional<std::string> checksum(StringRef Path) {
+  sys::fs::file_status St;
+  if (sys::fs::status(Path, St) || !sys::fs::is_regular_file(St))  // never open a pipe
+    return std::nullopt;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes =
+      MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Bytes)
+    return std::nullopt;
+  return std::to_string((*Bytes)->getBufferSize()) + " " +
+         utohexstr(xxh3_64bits(arrayRefFromStringRef((*Bytes)->getBuffer())));
+}
+
+/// Whether the cached file at Pch is whole: a regular file whose checksum is the one written
+/// when it was made. clang reads a damaged one with no check of its own (random bytes in its
+/// middle crashed the in-process parse: adversarial pass).
+static bool intact(StringRef Pch) {
+  std::optional<std::string> Now = checksum(Pch);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Kept = MemoryBuffer::getFile(Pch + ".sum");
+  return Now && Kept && (*Kept)->getBuffer().trim() == *Now;
+}
+
+bool pchKeepsMeaning(StringRef Source, ArrayRef<std::string> Flags) {
+  for (const std::string &F : Flags)
+    if (StringRef(F).starts_with("-include") || StringRef(F).starts_with("-imacros") ||
+        StringRef(F).starts_with("--include"))
+      return false;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Source);
+  if (!Text)
+    return false;
+  StringRef Rest = (*Text)->getBuffer();
+  while (true) {
+    Rest = Rest.ltrim(" \t\r\n\f\v");
+    if (Rest.consume_front("//")) {
+      do {  // a `//` comment goes on past a backslash at its line's end
+        const size_t End = Rest.find('\n');
+        StringRef Line = Rest.substr(0, End);
+        Rest = End == StringRef::npos ? StringRef() : Rest.drop_front(End + 1);
+        if (!Line.rtrim(" \t\r").ends_with("\\"))
+          break;
+      } while (!Rest.empty());
+      continue;
+    }
+    if (Rest.consume_front("/*")) {
+      const size_t End = Rest.find("*/");
+      if (End == StringRef::npos)
+        return false;
+      Rest = Rest.drop_front(End + 2);
+      continue;
+    }
+    if (!Rest.consume_front("#"))
+      return false;  // code, or the end: no offload include first
+    const size_t End = Rest.find('\n');
+    StringRef Directive = Rest.substr(0, End).trim();
+    Rest = End == StringRef::npos ? StringRef() : Rest.drop_front(End + 1);
+    if (Directive.contains("/*") || Directive.contains("//") || Directive.ends_with("\\"))
+      return false;  // not worth reading further
+    if (Directive == "pragma once")
+      continue;
+    if (!Directive.consume_front("include"))
+      return false;  // #define, #undef, #if...: they may change what the headers mean
+    Directive = Directive.ltrim(" \t");
+    if (Directive.starts_with("<offload/") || Directive.starts_with("\"offload/"))
+      return true;
+    if (!Directive.starts_with("<"))
+      return false;  // a project's header may define what the headers read
+  }
+}
+
 
 std::optional<std::string> offloadPch(const std::string &Clang, const std::string &IncludeDir,
                                       ArrayRef<std::string> Flags, const CommandOptions &Commands) {
@@ -110,6 +187,20 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
   }
   SmallString<256> Pch(*Dir);
   sys::path::append(Pch, cacheKey(Clang, IncludeDir, HeaderFlags) + ".pch");
+  if (sys::fs::exists(Pch) && !Commands.DryRun && !intact(Pch)) {
+    // Damaged (or made before checksums, or not a file at all): removed and made anew; where it
+    // cannot be removed (a read-only cache), the compile parses the headers.
+    std::error_code Removed = sys::fs::remove(Pch);
+    if (Removed && ::unlink(Pch.c_str()) == 0)  // a pipe or socket: LLVM removes only files, folders, links
+      Removed.clear();
+    sys::fs::remove(Pch + ".sum");
+    if (Removed || sys::fs::exists(Pch)) {
+      errs() << "offload-cxx: warning: the precompiled offload.hpp '" << Pch
+             << "' is damaged and cannot be removed (" << (Removed ? Removed.message() : "still there")
+             << "): compiles parse the headers instead\n";
+      return std::nullopt;
+    }
+  }
   if (sys::fs::exists(Pch)) {
     // Used: newest for the pruning below.
     int FD = -1;
@@ -144,7 +235,19 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
     consumeError(std::move(E));
     return std::nullopt;
   }
-  if (sys::fs::rename(Temp, Pch))
+  // Its checksum first, then the file: a reader that finds the file finds its checksum (a
+  // build racing this one may pair another's; then the next use makes it again).
+  std::optional<std::string> Sum = checksum(Temp);
+  if (!Sum)
+    return std::nullopt;
+  {
+    std::error_code EC;
+    raw_fd_ostream Out((Temp + ".sum").str(), EC);
+    if (EC)
+      return std::nullopt;
+    Out << *Sum << "\n";
+  }
+  if (sys::fs::rename((Temp + ".sum").str(), (Pch + ".sum").str()) || sys::fs::rename(Temp, Pch))
     return std::nullopt;
   pruneCache(*Dir);
   return std::string(Pch);
@@ -174,9 +277,11 @@ Error compileWithCachedPch(ArrayRef<std::string> Compile, const std::optional<st
   errs() << Messages;  // the compile's own: the user's errors when it fails again
   if (Again)
     return Again;
-  sys::fs::remove(*Pch);
-  errs() << "offload-cxx: warning: the precompiled offload.hpp '" << *Pch
-         << "' could not be read (damaged); removed: the next build makes it again\n";
+  std::error_code Removed = sys::fs::remove(*Pch);
+  sys::fs::remove(*Pch + ".sum");
+  errs() << "offload-cxx: warning: the precompiled offload.hpp '" << *Pch << "' could not be read (damaged); "
+         << (Removed ? "it cannot be removed (" + Removed.message() + "): compiles parse the headers instead\n"
+                     : std::string("removed: the next build makes it again\n"));
   return Error::success();
 }
 

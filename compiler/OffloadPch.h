@@ -10,6 +10,7 @@
 #include "Subprocess.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
@@ -24,6 +25,14 @@ namespace offload::compiler {
 std::optional<std::string> offloadPch(const std::string &Clang, const std::string &IncludeDir,
                                       llvm::ArrayRef<std::string> Flags,
                                       const CommandOptions &Commands);
+
+/// Whether the precompiled offload.hpp means what Source's own #include of it means: only
+/// comments, `#pragma once` and `#include <...>` of other headers before its first
+/// `#include <offload/...>`, and no -include or -imacros in Flags. A macro set before the include
+/// (`#define _GLIBCXX_ASSERTIONS`, a project header, `-include conf.h`) reaches the headers the
+/// source includes, not those the precompiled file holds (adversarial pass: the kernel compiled
+/// without the library's checks).
+bool pchKeepsMeaning(llvm::StringRef Source, llvm::ArrayRef<std::string> Flags);
 
 /// Runs Compile, which takes Pch (offloadPch's) where it is set. A compile that fails with the
 /// precompiled header runs again without it; when that one succeeds the cached file was at fault
