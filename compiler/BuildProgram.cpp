@@ -138,7 +138,9 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
       Expected<std::vector<std::string>> Plain = hostCompileCommandAsWritten(In, Host, HostObject);
       if (!Plain)
         return Fail(Plain.takeError());
-      nameSideOutputs(*Plain, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In));
+      nameSideOutputs(*Plain, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In),
+                      SeveralSources{sys::path::stem(In).str(),
+                                     sys::path::has_parent_path(Output) ? (sys::path::parent_path(Output) + "/").str() : ""});
       Expected<bool> Reached = compileAsWrittenReachesOffload(*Plain, Host, HostObject, S.Commands);
       if (!Reached)
         return Fail(Reached.takeError());
@@ -156,7 +158,9 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
       return Command.takeError();
     // What g++ writes beside a program it compiles and links in one step (-gsplit-dwarf's
     // .dwo ...) is named `<program>-<source stem>.<ext>` beside the program (`a-` without -o).
-    nameSideOutputs(*Command, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In));
+    const SeveralSources Several{sys::path::stem(In).str(),
+                                 sys::path::has_parent_path(Output) ? (sys::path::parent_path(Output) + "/").str() : ""};
+    nameSideOutputs(*Command, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In), Several);
     // The device code stays in memory: no object to put it into and read back.
     Expected<CompiledUnit> Unit =
         AsWritten ? compileUnit(*AsWritten, In, PlainFlags, *Command, HostObject, UnitStem)

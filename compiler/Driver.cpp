@@ -591,6 +591,11 @@ int main(int argc, char **argv) {
       for (size_t I = 0; I < RawArgs.size(); ++I)  // every word but the other inputs
         if (I == Words.Inputs[Keep] || !llvm::is_contained(Words.Inputs, I))
           Args.push_back(RawArgs[I]);
+      // g++ -c -dumpbase X a.cpp b.cpp names their side outputs X-a.*, X-b.*: each command is
+      // told its own (adversarial pass: every source wrote X.su over the last).
+      for (size_t I = 1; I + 1 < Args.size(); ++I)
+        if (Args[I] == "-dumpbase")
+          Args[I + 1] += "-" + sys::path::stem(RawArgs[Words.Inputs[Keep]]).str();
       std::vector<StringRef> Refs(Args.begin(), Args.end());
       if (Verbose)
         errs() << "offload-cxx: " << RawArgs[Words.Inputs[Keep]] << ": " << join(Refs, " ") << "\n";

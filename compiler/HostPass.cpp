@@ -322,7 +322,8 @@ Error emitRegistrationObject(Module &M, StringRef ObjectPath) {
 }
 
 void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &Host,
-                     StringRef DumpDir, StringRef DumpBase, StringRef DumpBaseExt) {
+                     StringRef DumpDir, StringRef DumpBase, StringRef DumpBaseExt,
+                     const SeveralSources &Several) {
   const StringRef Compiler = sys::path::filename(Host.HostCompiler);
   if (Compiler.contains("clang") || (!Compiler.contains("g++") && !Compiler.contains("gcc")))
     return;  // GCC's options: clang++ (whose name holds "g++") takes none of them
@@ -340,6 +341,16 @@ void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &H
   }
   if (InCurrentFolder)
     DumpDir = DumpDir.ends_with("/") ? StringRef() : sys::path::filename(DumpDir);
+  if (UserBase && !Several.Stem.empty()) {
+    // g++ -dumpbase X a.cpp b.cpp: X-a.*, X-b.* (in the output's folder); each of our compiles
+    // has one source, so it is told X-a (adversarial pass: every source wrote X.su over the last).
+    for (size_t I = 0; I + 1 < Command.size(); ++I)
+      if (Command[I] == "-dumpbase")
+        Command[I + 1] += "-" + Several.Stem;
+    if (!UserDir)
+      Command.insert(Command.end(), {"-dumpdir", Several.OutputDir});
+    return;
+  }
   if (!UserDir)
     Command.insert(Command.end(), {"-dumpdir", DumpDir.str()});
   if (!UserBase) {

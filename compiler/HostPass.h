@@ -60,13 +60,22 @@ llvm::Expected<std::string> compileHostObject(const std::string &Source,
 /// in TempDir, never beside a user's object (the -c object is written in place).
 std::string hostDepFile(llvm::StringRef TempDir, llvm::StringRef HostObject);
 
+/// A compile among several (several sources with -c, or a one-step link): the source's stem, and
+/// the folder of the output (the program, or "" for -c's objects), for a -dumpbase of the user's.
+struct SeveralSources {
+  std::string Stem, OutputDir;
+};
+
 /// Names what GCC writes beside the object it compiles with Command (-gsplit-dwarf's .dwo,
 /// --coverage's .gcno and .gcda, -fstack-usage's .su, -save-temps' .ii and .s) as
 /// DumpDir + DumpBase without DumpBaseExt + its extension (GCC's -dumpdir, -dumpbase,
 /// -dumpbase-ext), so that an object made among the temporaries names them as g++ would have
-/// beside the user's object. Nothing for another host compiler, or where the user named them.
+/// beside the user's object. Nothing for another host compiler, or where the user named them —
+/// but among several sources a user's `-dumpbase X` names each `X-<stem>` in the output's folder
+/// (unless -dumpdir), as g++ does.
 void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &Host,
-                     llvm::StringRef DumpDir, llvm::StringRef DumpBase, llvm::StringRef DumpBaseExt);
+                     llvm::StringRef DumpDir, llvm::StringRef DumpBase, llvm::StringRef DumpBaseExt,
+                     const SeveralSources &Several = {});
 
 /// The host compiler's path (Options.HostCompiler, found as the driver finds its tools).
 llvm::Expected<std::string> findHostCompiler(const HostPassOptions &Options);
