@@ -517,7 +517,7 @@ public:
       recordProjectHeader(Out, It->first.getName(), State.OffloadIncludeDir);
     LaunchFinder Finder(Ctx, Out, State.GccSymbols);
     for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
-      if (!D->isFromASTFile())
+      if (!D->isFromASTFile() && !offloadHeadersNamespace(D, SM))
         Finder.TraverseDecl(D);
     Finder.recordLambdaKernels();
   }

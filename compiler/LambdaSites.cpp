@@ -442,12 +442,25 @@ private:
 
 } // namespace
 
+bool offloadHeadersNamespace(const Decl *D, const SourceManager &SM) {
+  const auto *NS = dyn_cast<NamespaceDecl>(D);
+  return NS && NS->getName() == "offload" && !SM.isInMainFile(SM.getExpansionLoc(NS->getLocation()));
+}
+
 std::optional<std::string> rewriteLambdaSites(ASTContext &Ctx, StringRef Salt,
                                               StringRef ShownName) {
   SiteFinder Finder(Ctx, Salt, ShownName);
-  for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls())
-    if (!D->isFromASTFile())
-      Finder.TraverseDecl(D);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
+    if (D->isFromASTFile())
+      continue;
+    // offload's own headers forward lambdas they were given: parsed without the precompiled
+    // header, they were reported as the user's lambdas passed through a variable (a file with a
+    // #define before its offload include).
+    if (offloadHeadersNamespace(D, SM))
+      continue;
+    Finder.TraverseDecl(D);
+  }
   return Finder.result();
 }
 

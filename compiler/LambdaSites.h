@@ -35,6 +35,11 @@ namespace offload::compiler {
 std::optional<std::string> rewriteLambdaSites(clang::ASTContext &Ctx, llvm::StringRef Salt,
                                               llvm::StringRef ShownName = "");
 
+/// Whether D is a `namespace offload` of offload's headers (not of the main file): its
+/// templates launch the kernels that lambdas become, and are no launch site of the user's (with
+/// the precompiled offload.hpp they are never traversed; without it they are parsed as source).
+bool offloadHeadersNamespace(const clang::Decl *D, const clang::SourceManager &SM);
+
 /// The line of the lambda a site's ID names (ID = hash of file and flags << 32 | line << 8 | nth
 /// on the line).
 inline unsigned lambdaSiteLine(unsigned long long Id) { return unsigned(Id >> 8) & 0xffffffu; }

@@ -156,8 +156,9 @@ bool pchKeepsMeaning(StringRef Source, ArrayRef<std::string> Flags) {
     Rest = End == StringRef::npos ? StringRef() : Rest.drop_front(End + 1);
     if (Directive.contains("/*") || Directive.contains("//") || Directive.ends_with("\\"))
       return false;  // not worth reading further
-    if (Directive == "pragma once")
-      continue;
+    if (Directive == "pragma once" || Directive.starts_with("line ") ||
+        (!Directive.empty() && isDigit(Directive.front())))
+      continue;  // (a lambda file's rewrite starts with `#line 1 "k.cpp"`)
     if (!Directive.consume_front("include"))
       return false;  // #define, #undef, #if...: they may change what the headers mean
     Directive = Directive.ltrim(" \t");
