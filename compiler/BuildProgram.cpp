@@ -132,15 +132,17 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     // A source that never mentions offload, beside sources that do: compiled as written, as
     // g++ would compile it (its -std or g++'s default; adversarial pass: it was C++20 with our
     // flags), unless that compile reaches offload's headers through a header of the project.
+    // Side outputs of a one-step build, g++'s way (nameSideOutputs): this source's stem, the
+    // program's folder.
+    const SeveralSources Several{sys::path::stem(In).str(),
+                                 sys::path::has_parent_path(Output) ? (sys::path::parent_path(Output) + "/").str() : ""};
     std::optional<BuildSettings> AsWritten;
     std::vector<std::string> PlainFlags;
     if (!mentionsOffload(In)) {
       Expected<std::vector<std::string>> Plain = hostCompileCommandAsWritten(In, Host, HostObject);
       if (!Plain)
         return Fail(Plain.takeError());
-      nameSideOutputs(*Plain, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In),
-                      SeveralSources{sys::path::stem(In).str(),
-                                     sys::path::has_parent_path(Output) ? (sys::path::parent_path(Output) + "/").str() : ""});
+      nameSideOutputs(*Plain, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In), Several);
       Expected<bool> Reached = compileAsWrittenReachesOffload(*Plain, Host, HostObject, S.Commands);
       if (!Reached)
         return Fail(Reached.takeError());
@@ -158,8 +160,6 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
       return Command.takeError();
     // What g++ writes beside a program it compiles and links in one step (-gsplit-dwarf's
     // .dwo ...) is named `<program>-<source stem>.<ext>` beside the program (`a-` without -o).
-    const SeveralSources Several{sys::path::stem(In).str(),
-                                 sys::path::has_parent_path(Output) ? (sys::path::parent_path(Output) + "/").str() : ""};
     nameSideOutputs(*Command, Host, SidePrefix, sys::path::filename(In), sys::path::extension(In), Several);
     // The device code stays in memory: no object to put it into and read back.
     Expected<CompiledUnit> Unit =

@@ -263,33 +263,25 @@ template <bool Selects = false, class T_, class Op> OFFLOAD_DETAIL_MEETS inline 
     }
   }
   // After the step of `mask`, this lane needs the values of the lanes that differ from it only
-  // below `mask`: 16, then 8, 4, 2, 1 of them, kept at [l - first] of `part` (bytes, so that T_
-  // needs no default constructor).
-  struct slot {
-    alignas(T_) unsigned char bytes[sizeof(T_)];
-  } part[16];
-  auto get = [&](std::uint32_t i) OFFLOAD_DETAIL_MEETS_LAMBDA {
-    T_ x = v;
-    __builtin_memcpy(&x, part[i].bytes, sizeof(T_));
-    return x;
-  };
-  auto put = [&](std::uint32_t i, T_ x) OFFLOAD_DETAIL_MEETS_LAMBDA { __builtin_memcpy(part[i].bytes, &x, sizeof(T_)); };
+  // below `mask`: 16, then 8, 4, 2, 1 of them, kept at [l - first] of `part`.
+  T_ part[16];
   std::uint32_t first = me & ~15u;
   for (std::uint32_t j = 0; j < 16; ++j) {
     const std::uint32_t l = first + j, o = l ^ 16u;
-    put(j, op(start(l), start(present >> o & 1u ? o : l)));
+    part[j] = op(start(l), start(present >> o & 1u ? o : l));
   }
   // Each step writes part[j] after its last read (the reads are at j and j + mask).
   for (std::uint32_t mask = 8; mask > 0; mask /= 2) {
     const std::uint32_t next = me & ~(mask - 1);
     for (std::uint32_t j = 0; j < mask; ++j) {
       const std::uint32_t l = next + j, o = l ^ mask;
-      put(j, op(get(l - first), get((present >> o & 1u ? o : l) - first)));
+      part[j] = op(part[l - first], part[(present >> o & 1u ? o : l) - first]);
     }
     first = next;
   }
-  return get(0);
+  return part[0];
 }
+
 } // namespace detail
 #endif
 
@@ -301,34 +293,40 @@ template <class T_, class Op> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce(T_ v, O
     v = op(v, shuffle_xor(v, mask));
   return v;
 }
+#if !defined(__NVPTX__) && !defined(__AMDGPU__)
+namespace detail {
+/// warp_reduce_add/max/min: cpu_warp_butterfly for arithmetic types of 4 or 8 bytes (whose
+/// operators commute as it needs), the shuffles' butterfly for the rest.
+template <bool Selects, class T_, class Op> OFFLOAD_DETAIL_MEETS inline T_ cpu_warp_fold(T_ v, Op op) {
+  if constexpr (std::is_arithmetic_v<T_> && (sizeof(T_) == 4 || sizeof(T_) == 8))
+    return cpu_warp_butterfly<Selects>(v, op);
+  else
+    return warp_reduce(v, op);
+}
+} // namespace detail
+#endif
 /// The sum, the largest and the smallest `v` over the warp, to every lane.
 template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_add(T_ v) {
 #if defined(__NVPTX__) || defined(__AMDGPU__)
   return warp_reduce(v, [](T_ a, T_ b) { return a + b; });
 #else
-  // The CPU device: one exchange instead of five, the same sums (detail::cpu_warp_butterfly),
-  // for the types whose + commutes exactly.
-  if constexpr (std::is_arithmetic_v<T_> && (sizeof(T_) == 4 || sizeof(T_) == 8))
-    return detail::cpu_warp_butterfly(v, [](T_ a, T_ b) { return a + b; });
-  else
-    return warp_reduce(v, [](T_ a, T_ b) { return a + b; });
+  // The CPU device: one exchange instead of five, the same sums (detail::cpu_warp_butterfly).
+  return detail::cpu_warp_fold<false>(v, [](T_ a, T_ b) { return a + b; });
 #endif
 }
 template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_max(T_ v) {
 #if !defined(__NVPTX__) && !defined(__AMDGPU__)
-  if constexpr (std::is_arithmetic_v<T_> && (sizeof(T_) == 4 || sizeof(T_) == 8))
-    return detail::cpu_warp_butterfly<true>(v, [](T_ a, T_ b) { return a < b ? b : a; });
-  else
+  return detail::cpu_warp_fold<true>(v, [](T_ a, T_ b) { return a < b ? b : a; });
+#else
+  return warp_reduce(v, [](T_ a, T_ b) { return a < b ? b : a; });
 #endif
-    return warp_reduce(v, [](T_ a, T_ b) { return a < b ? b : a; });
 }
 template <class T_> OFFLOAD_DETAIL_MEETS inline T_ warp_reduce_min(T_ v) {
 #if !defined(__NVPTX__) && !defined(__AMDGPU__)
-  if constexpr (std::is_arithmetic_v<T_> && (sizeof(T_) == 4 || sizeof(T_) == 8))
-    return detail::cpu_warp_butterfly<true>(v, [](T_ a, T_ b) { return b < a ? b : a; });
-  else
+  return detail::cpu_warp_fold<true>(v, [](T_ a, T_ b) { return b < a ? b : a; });
+#else
+  return warp_reduce(v, [](T_ a, T_ b) { return b < a ? b : a; });
 #endif
-    return warp_reduce(v, [](T_ a, T_ b) { return b < a ? b : a; });
 }
 
 /// The sum of `v` over the workgroup, returned to every work-item. Every work-item of the
