@@ -236,7 +236,7 @@ corpus rodinia-cfd "384 256 2000" "@DATA@/cfd-mesh-384x256" \
 
 corpus rodinia-streamcluster "10 20 128 32768 32768 1000 none /dev/null 1" "10 20 128 32768 32768 1000 none /dev/null 1" \
   '/^time kernel =/{print $4 * 1000}' \
-  "the sum of pgain's kernel regions (~1,600 launches, each with a synchronize): the original's cudaEvents, the port's gettimeofday; 32768 points of 128 dimensions, not the run script's 65536 of 256 (tens of seconds of host work per run in both); the original prints no PASS: checked by its total time line" \
+  "the sum of pgain's kernel regions (~1,600 launches, each waited for): the original's cudaEvents on stream 0, the port's events of a queue (device time in both); 32768 points of 128 dimensions, not the run script's 65536 of 256 (tens of seconds of host work per run in both); the original prints no PASS: checked by its total time line" \
   'prep=rodinia' 'srcs=./streamcluster_cuda_cpu.cpp ./original.cu ./streamcluster_header.cu' \
   'orig_ok=/^time = /{t = 1} END{print t ? "yes" : "no"}'
 

@@ -302,8 +302,9 @@ void check_launch(int num, int dim, long x, Points *points, int K, int stride, c
 
 //=======================================
 // pgain Entry - CUDA SETUP + CUDA CALL
-// (the original times its parts with cudaEvents on stream 0, each waited for; the port with
-//  gettimeofday after a synchronize, in the same places)
+// (the original times its parts with cudaEvents on stream 0, each waited for; the port times the
+//  kernel region, the one it reports, with events of a queue in the same places — device time,
+//  as the original's — and the other parts with gettimeofday after a synchronize)
 //=======================================
 float pgain( long x, Points *points, float z, long int *numcenters, int kmax, bool *is_center, int *center_table, bool *switch_membership, bool isCoordChanged,
 							double *serial_t, double *cpu_to_gpu_t, double *gpu_to_cpu_t, double *alloc_t, double *kernel_t, double *free_t)
@@ -402,7 +403,9 @@ float pgain( long x, Points *points, float z, long int *numcenters, int kmax, bo
 	int num_blocks_y = (int) ((float) (num_blocks + MAXBLOCKS - 1)  / (float) MAXBLOCKS);
 	int num_blocks_x = (int) ((float) (num_blocks+num_blocks_y - 1) / (float) num_blocks_y);
 
-	offload::launch(kernel_compute_cost, {.workgroups = {num_blocks_x, num_blocks_y, 1}, .threads = {THREADS_PER_BLOCK}},
+	static offload::queue stream0;  // cudaEventRecord(start, 0) ... (stop, 0)
+	offload::event kernel_start = stream0.record();
+	stream0.launch(kernel_compute_cost, {.workgroups = {num_blocks_x, num_blocks_y, 1}, .threads = {THREADS_PER_BLOCK}},
 															num,					// in:	# of data
 															dim,					// in:	dimension of point coordinates
 															x,						// in:	point to open a center at
@@ -414,11 +417,11 @@ float pgain( long x, Points *points, float z, long int *numcenters, int kmax, bo
 															center_table_d->data(),			// in:	center index table
 															switch_membership_d->data()		// out:  changes in membership
 															);
-	offload::synchronize();
+	offload::event kernel_stop = stream0.record();
+	kernel_stop.wait();  // cudaEventSynchronize(stop)
 
 #ifdef CUDATIME
-	tmp_t = (gettime() - start) * 1e3;
-	*kernel_t += tmp_t;
+	*kernel_t += offload::elapsed_ms(kernel_start, kernel_stop);  // cudaEventElapsedTime
 	start = gettime();
 #endif
 
