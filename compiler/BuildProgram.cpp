@@ -90,13 +90,33 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   std::vector<std::string> LinkArchives, Objects;
   const std::string SidePrefix = S.SideOutputPrefix.empty() ? Output + "-" : S.SideOutputPrefix;
   // Under -save-temps each source's object is kept as g++ keeps it: `<program>-<stem>.o`
-  // (adversarial pass: they were prog.1.p.host.o); numbered as before when two share a stem.
+  // (adversarial pass: they were prog.1.p.host.o), or with the user's -dumpdir D / -dumpbase X
+  // `D<stem>.o`, `<folder>X-<stem>.o` (adversarial pass: out/prog-k.o where g++ keeps dd/k.o);
+  // numbered as before when two share a stem.
   std::set<std::string> KeptObjects;
+  std::optional<std::string> UserDumpDir, UserDumpBase;
+  for (size_t I = 0; I < Host.CompileArgs.size(); ++I) {
+    StringRef A = Host.CompileArgs[I];
+    const bool HasNext = I + 1 < Host.CompileArgs.size();
+    if (A == "-dumpdir" && HasNext)
+      UserDumpDir = Host.CompileArgs[I + 1];
+    else if (A == "-dumpbase" && HasNext)
+      UserDumpBase = Host.CompileArgs[I + 1];
+  }
+  const std::string OutputDir =
+      sys::path::has_parent_path(Output) ? (sys::path::parent_path(Output) + "/").str() : "";
   auto objectFor = [&](StringRef In, std::string Numbered) {
     for (StringRef A : Host.CompileArgs)
       if (A == "-save-temps" || A == "-save-temps=obj" || A == "-save-temps=cwd") {
-        std::string Kept = (A == "-save-temps=cwd" ? sys::path::filename(SidePrefix) : StringRef(SidePrefix)).str() +
-                           sys::path::stem(In).str() + ".o";
+        const bool Cwd = A == "-save-temps=cwd";
+        std::string Prefix;
+        if (UserDumpBase)
+          Prefix = (UserDumpDir ? *UserDumpDir : Cwd ? "" : OutputDir) + *UserDumpBase + "-";
+        else if (UserDumpDir)
+          Prefix = *UserDumpDir;
+        else
+          Prefix = (Cwd ? sys::path::filename(SidePrefix) : StringRef(SidePrefix)).str();
+        std::string Kept = Prefix + sys::path::stem(In).str() + ".o";
         if (KeptObjects.insert(Kept).second)
           return Kept;
         break;
@@ -134,8 +154,7 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
     // flags), unless that compile reaches offload's headers through a header of the project.
     // Side outputs of a one-step build, g++'s way (nameSideOutputs): this source's stem, the
     // program's folder.
-    const SeveralSources Several{sys::path::stem(In).str(),
-                                 sys::path::has_parent_path(Output) ? (sys::path::parent_path(Output) + "/").str() : ""};
+    const SeveralSources Several{sys::path::stem(In).str(), OutputDir};
     std::optional<BuildSettings> AsWritten;
     std::vector<std::string> PlainFlags;
     if (!mentionsOffload(In)) {

@@ -1075,7 +1075,9 @@ int main(int argc, char **argv) {
     S.DepFlag = User.Deps.UserHeadersOnly ? "-MMD" : "-MD";
   S.TempDir = std::string(TempDir);
   S.Stem = Stem;
-  S.SideOutputPrefix = OutputNamed ? Output + "-" : "a-";
+  // g++ names them for the program less an ".exe" (`-o out/prog.exe`: out/prog-k.dwo), no
+  // other extension (adversarial pass: out/prog.exe-k.dwo).
+  S.SideOutputPrefix = OutputNamed ? (StringRef(Output).ends_with(".exe") ? StringRef(Output).drop_back(4) : StringRef(Output)).str() + "-" : "a-";
   S.GccHostCompiler = sys::path::filename(HostCompiler).find("clang") == StringRef::npos;
   setGccHostCompiler(HostCompiler);
   S.AsWritten = AsWritten;

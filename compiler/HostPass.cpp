@@ -332,11 +332,10 @@ void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &H
   // from the object (-dumpdir: the object's folder; -dumpbase: its stem), which here is a
   // temporary: given from the user's object instead (adversarial pass: `-dumpdir out/` named
   // them out/k.k.host.su, `-dumpbase zz` put them among the temporaries).
-  bool UserDir = false, UserBase = false, UserExt = false;
+  bool UserDir = false, UserBase = false;
   for (StringRef Arg : Host.CompileArgs) {
     UserDir |= Arg.starts_with("-dumpdir");
     UserBase |= Arg == "-dumpbase";
-    UserExt |= Arg == "-dumpbase-ext";
     InCurrentFolder |= Arg == "-save-temps=cwd";
   }
   if (InCurrentFolder)
@@ -353,11 +352,10 @@ void nameSideOutputs(std::vector<std::string> &Command, const HostPassOptions &H
   }
   if (!UserDir)
     Command.insert(Command.end(), {"-dumpdir", DumpDir.str()});
-  if (!UserBase) {
-    Command.insert(Command.end(), {"-dumpbase", DumpBase.str()});
-    if (!UserExt)
-      Command.insert(Command.end(), {"-dumpbase-ext", DumpBaseExt.str()});
-  }
+  // Without a -dumpbase of the user's, g++ takes the source's extension whatever -dumpbase-ext
+  // says (`-dumpbase-ext .c k.cpp`: k.su; adversarial pass: k.cpp.su): ours, the last, wins.
+  if (!UserBase)
+    Command.insert(Command.end(), {"-dumpbase", DumpBase.str(), "-dumpbase-ext", DumpBaseExt.str()});
 }
 
 std::string hostDepFile(StringRef TempDir, StringRef HostObject) {
