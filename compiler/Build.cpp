@@ -576,8 +576,32 @@ bool takesWholeArchives(ArrayRef<std::string> LinkArgs) {
   return llvm::any_of(LinkArgs, [](StringRef A) { return A.contains("--whole-archive"); });
 }
 
+/// An UndefinedDeviceCall whose callee an object of the link defines for the host without device
+/// code: that object named, and why (adversarial pass: a callee compiled from a `.ii` or from
+/// standard input gave "none of the linked objects defines it").
+static Error nameHostOnlyDefinition(Error E, ArrayRef<std::pair<std::string, std::string>> LinkInputs) {
+  return handleErrors(std::move(E), [&](std::unique_ptr<UndefinedDeviceCall> U) -> Error {
+    std::vector<std::string> Paths;
+    for (const auto &[Path, Shown] : LinkInputs)
+      Paths.push_back(Path);
+    std::string Definer = objectDefiningWithoutDeviceCode(Paths, U->Symbol);
+    if (Definer.empty())
+      return Error(std::move(U));
+    for (const auto &[Path, Shown] : LinkInputs)
+      if (StringRef(Definer).starts_with(Path) && (Definer.size() == Path.size() || Definer[Path.size()] == '('))
+        Definer = Shown + Definer.substr(Path.size());
+    return createStringError(inconvertibleErrorCode(),
+                             "kernel '%s' calls '%s', defined in %s, which holds no code offload-cxx "
+                             "can compile for the device (compiled by another compiler, or from a "
+                             "preprocessed file or standard input): compile it with offload-cxx "
+                             "from its C++ source",
+                             U->Kernel.c_str(), U->Callee.c_str(), Definer.c_str());
+  });
+}
+
 Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<DeviceImageFile> Files,
-                                         const std::string &TempStem) {
+                                         const std::string &TempStem,
+                                         ArrayRef<std::pair<std::string, std::string>> LinkInputs) {
   Timer T{"device link", S.Commands};
   Expected<MergedDeviceCode> Merged = mergeDeviceCode(Files, S.TempDir + "/" + TempStem);
   if (!Merged)
@@ -615,7 +639,7 @@ Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S, std::vector<Dev
             NoBarriers.push_back(E.Symbol);
     if (!S.Commands.DryRun)
       if (Error E = linkDeviceBitcode(Bitcodes, Linked, Arch, *Tools, NoBarriers, EntryNames))
-        return E;
+        return nameHostOnlyDefinition(std::move(E), LinkInputs);
     Expected<DeviceImage> Image = lowerDeviceBitcode(Linked, Arch, *Tools, DO);
     if (!Image)
       return Image.takeError();

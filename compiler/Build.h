@@ -148,9 +148,13 @@ bool takesWholeArchives(llvm::ArrayRef<std::string> LinkArgs);
 /// The device code of a program's units (compiled in this run, or read from objects and
 /// libraries), linked per architecture and lowered once, its temporaries named after TempStem:
 /// what the program registers. A single unit is the one-file case of the same link.
+/// LinkInputs: the link's objects and archives (each with the name the user knows it by: the
+/// source of an object compiled in this run), to name the one that defines a kernel's callee
+/// without device code (UndefinedDeviceCall).
 llvm::Expected<DeviceImageFile> linkDeviceCode(const BuildSettings &S,
                                                std::vector<DeviceImageFile> Units,
-                                               const std::string &TempStem);
+                                               const std::string &TempStem,
+                                               llvm::ArrayRef<std::pair<std::string, std::string>> LinkInputs = {});
 /// `offload-cxx INPUTS -o Output`: each C++ source of Inputs compiled as a unit (compileUnit),
 /// the device code of the other inputs (objects, static libraries) and of Archives (the static
 /// libraries -l names) read from their sections, all of it linked per architecture

@@ -214,8 +214,18 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   if (!Found)
     return Fail(Found.takeError());
   std::move(Found->begin(), Found->end(), std::back_inserter(Units));
+  std::vector<std::pair<std::string, std::string>> LinkInputs;  // as the user knows them
+  for (const std::string &O : Objects)
+    LinkInputs.push_back({O, O});
+  for (const auto &[HostObject, Source] : ObjectSources)
+    if (llvm::find(Objects, HostObject) == Objects.end())
+      LinkInputs.push_back({HostObject, Source});
+  for (auto &[Path, Shown] : LinkInputs)
+    for (const auto &[HostObject, Source] : ObjectSources)
+      if (Path == HostObject)
+        Shown = Source;
   Expected<DeviceImageFile> Program =
-      linkDeviceCode(S, std::move(Units), OneSource ? S.Stem : S.Stem + ".linked");
+      linkDeviceCode(S, std::move(Units), OneSource ? S.Stem : S.Stem + ".linked", LinkInputs);
   if (!Program)
     return Fail(Program.takeError());
   if (Error E = finishHostCompile())

@@ -243,6 +243,14 @@ static std::string kernelReaching(const Function &F,
   return demangle(F.getName().str());
 }
 
+char UndefinedDeviceCall::ID = 0;
+
+void UndefinedDeviceCall::log(raw_ostream &OS) const {
+  OS << "kernel '" << Kernel << "' calls '" << Callee
+     << "', which has no definition for the device: none of the linked objects defines it (is "
+        "its file missing from the link, or is its body in a file the kernel's file cannot see?)";
+}
+
 Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
                         const OffloadArch &Arch, const Toolchain &Tools,
                         ArrayRef<std::string> KnownNoBarriers,
@@ -371,11 +379,7 @@ Error linkDeviceBitcode(ArrayRef<std::string> Inputs, const std::string &Output,
                                "kernel '%s' is launched, but none of the linked objects defines "
                                "it for the device (is its file missing from the link?)",
                                Kernel.c_str());
-    return createStringError(inconvertibleErrorCode(),
-                             "kernel '%s' calls '%s', which has no definition for the device: "
-                             "none of the linked objects defines it (is its file missing from "
-                             "the link, or is its body in a file the kernel's file cannot see?)",
-                             Kernel.c_str(), Callee.c_str());
+    return make_error<UndefinedDeviceCall>(Kernel, Callee, Name.str());
   }
   // The image is the whole program for its device: every function but the entries is private
   // to it, so that a kernel's body, inlined into its entry (offload/detail/device_entry.hpp),

@@ -106,6 +106,19 @@ llvm::Error linkDeviceBitcode(llvm::ArrayRef<std::string> Inputs, const std::str
                               llvm::ArrayRef<std::string> KnownNoBarriers = {},
                               const std::map<std::string, std::string> &EntryNames = {});
 
+/// linkDeviceBitcode's error for a call to a function no device code defines: the kernel, the
+/// callee (demangled) and its symbol, so that a link that knows its objects can name the one
+/// that defines it for the host (ObjectFiles.h's objectDefining).
+class UndefinedDeviceCall : public llvm::ErrorInfo<UndefinedDeviceCall> {
+public:
+  static char ID;
+  std::string Kernel, Callee, Symbol;
+  UndefinedDeviceCall(std::string Kernel, std::string Callee, std::string Symbol)
+      : Kernel(std::move(Kernel)), Callee(std::move(Callee)), Symbol(std::move(Symbol)) {}
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
+};
+
 /// Lowers linked bitcode to the image the vendor's plugin loads.
 llvm::Expected<DeviceImage> lowerDeviceBitcode(const std::string &Bitcode, const OffloadArch &Arch,
                                                const Toolchain &Tools,

@@ -203,8 +203,11 @@ int runLinkLauncher(const Layout &L) {
       readDeviceCodeOf(Inputs, S.Commands, takesWholeArchives(*Argv));
   if (!DeviceCode)
     return failWith(DeviceCode.takeError());
+  std::vector<std::pair<std::string, std::string>> LinkInputs;
+  for (const std::string &In : Inputs)
+    LinkInputs.push_back({In, In});
   Expected<DeviceImageFile> Program =
-      linkDeviceCode(S, std::move(*DeviceCode), S.Stem + ".linked");
+      linkDeviceCode(S, std::move(*DeviceCode), S.Stem + ".linked", LinkInputs);
   if (!Program)
     return failWith(Program.takeError());
   std::vector<std::string> Link = *Argv;

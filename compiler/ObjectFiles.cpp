@@ -359,6 +359,68 @@ Expected<bool> definesFunctions(const std::string &Object) {
   return !Functions->empty();
 }
 
+/// Whether Obj defines Symbol (a global definition) and carries no device code section.
+static bool definesWithoutDeviceCode(const object::ObjectFile &Obj, StringRef Symbol) {
+  for (const object::SectionRef &Sec : Obj.sections()) {
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Name == DeviceSectionName)
+      return false;
+  }
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<uint32_t> Flags = Sym.getFlags();
+    Expected<StringRef> Name = Sym.getName();
+    if (!Flags || !Name) {
+      consumeError(Flags.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Name == Symbol && (*Flags & object::SymbolRef::SF_Global) &&
+        !(*Flags & object::SymbolRef::SF_Undefined))
+      return true;
+  }
+  return false;
+}
+
+std::string objectDefiningWithoutDeviceCode(ArrayRef<std::string> Inputs, StringRef Symbol) {
+  for (const std::string &In : Inputs) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(In, false, false);
+    if (!Buffer)
+      continue;
+    Expected<std::unique_ptr<object::Binary>> Bin = object::createBinary((*Buffer)->getMemBufferRef());
+    if (!Bin) {
+      consumeError(Bin.takeError());
+      continue;
+    }
+    if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
+      if (definesWithoutDeviceCode(*Obj, Symbol))
+        return In;
+    } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
+      Error Err = Error::success();
+      for (const object::Archive::Child &C : Ar->children(Err)) {
+        Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
+        if (!Member) {
+          consumeError(Member.takeError());
+          continue;
+        }
+        auto *MemberObj = dyn_cast<object::ObjectFile>(Member->get());
+        if (MemberObj && definesWithoutDeviceCode(*MemberObj, Symbol)) {
+          Expected<StringRef> MemberName = C.getName();
+          std::string Named = In + "(" + (MemberName ? MemberName->str() : std::string("?")) + ")";
+          consumeError(MemberName.takeError());
+          consumeError(std::move(Err));
+          return Named;
+        }
+      }
+      consumeError(std::move(Err));
+    }
+  }
+  return "";
+}
+
 bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {
   // The objects, then the archives' members the link takes (an unused member's kernel is not
   // the program's: a program of plain objects and a library with kernels links as g++ links).

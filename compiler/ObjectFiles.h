@@ -67,6 +67,12 @@ llvm::Expected<std::vector<DeviceImageFile>> readDeviceCode(llvm::MemoryBufferRe
                                                             const std::string &Input,
                                                             LinkSymbols *Link = nullptr);
 
+/// The first of Inputs (objects; archives' members as `lib.a(m.o)`) that defines Symbol for the
+/// host without device code for it (no `.offload_cxx` section: compiled by another compiler, or
+/// from a preprocessed file or standard input, which offload-cxx cannot compile for a device);
+/// empty if none.
+std::string objectDefiningWithoutDeviceCode(llvm::ArrayRef<std::string> Inputs, llvm::StringRef Symbol);
+
 /// Whether Path is a static archive.
 bool isArchive(const std::string &Path);
 
