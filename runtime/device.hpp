@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -39,6 +40,12 @@ public:
   virtual bool read(bool wait, double &start_us, double &end_us) = 0;
   /// Whether read() needs nothing but the host's clock (may run after the GPU drivers stopped).
   virtual bool host_clock() const { return false; }
+  /// Milliseconds from `start`, a mark of the same stream's device, to this mark, both reached,
+  /// by the device's own clock (cuEventElapsedTime); nullopt where the two cannot be compared so.
+  virtual std::optional<double> ms_since(const launch_timer &start) const {
+    (void)start;
+    return std::nullopt;
+  }
 };
 
 /// An in-order stream of launches on one device. Used by one thread at a time.

@@ -41,8 +41,11 @@ struct event_state {
   /// When the queue reached the event, everything before it done (elapsed_ms): µs of the
   /// profile clock.
   double reached_us = 0;
-  /// Recorded on an idle GPU queue: a mark on its stream (rt::stream::mark), which the waiting
-  /// thread waits for itself. Null once done, or where the queue's worker completes the event.
+  /// Recorded on a GPU queue: a mark on its stream (rt::stream::mark), which the waiting thread
+  /// waits for itself (recorded by the caller on an idle queue) or the worker waited for. Kept
+  /// once done: elapsed_ms between two marks is the device's own interval, as
+  /// cudaEventElapsedTime's (a drained queue's event took the host's clock and its end the
+  /// device's: rodinia-streamcluster's regions, 16 us on the device, read 49 us).
   std::shared_ptr<rt::launch_timer> mark;
   /// The process that recorded it: a child of fork() cannot wait for it (its queue's worker and
   /// stream stayed in the parent).
@@ -54,11 +57,15 @@ struct event_state {
         return;
       done = true;
       reached_us = at_us;
-      mark.reset();
     }
     done_signal.notify_all();
   }
   void complete() { complete(rt::profile::now_us()); }
+  /// The stream's mark, if any (kept once done).
+  std::shared_ptr<rt::launch_timer> reached_mark() const {
+    std::lock_guard guard(lock);
+    return mark;
+  }
   /// The stream's mark, if any and the event is not done yet.
   std::shared_ptr<rt::launch_timer> pending_mark() const {
     std::lock_guard guard(lock);
@@ -263,7 +270,21 @@ struct queue_state {
   }
 
   void run(std::shared_ptr<event_state> &event) {
+    // A mark on the stream first, when it can be had: the event's time is the device's, as a
+    // mark recorded by the caller (elapsed_ms compares the two).
+    std::shared_ptr<rt::launch_timer> mark;
+    if (stream && !failed() && !device.is_cpu())
+      mark = stream->mark();
     sync_stream();
+    double start_us = 0, end_us = 0;
+    if (mark && !failed() && mark->read(/*wait=*/true, start_us, end_us)) {
+      {
+        std::lock_guard guard(event->lock);
+        event->mark = std::move(mark);
+      }
+      event->complete(end_us);
+      return;
+    }
     event->complete();
   }
 
@@ -442,14 +463,15 @@ void queue_wait(queue_state &queue) {
 
 std::shared_ptr<event_state> queue_record(queue_state &queue) {
   auto event = std::make_shared<event_state>();
+  // On an idle GPU queue, a mark on its stream recorded here, as cudaEventRecord, which the
+  // waiter then waits for itself: no hand-over to the worker and back (bench/RESULTS.md). Also
+  // when everything enqueued has run: its time is then the device's, as the next event's.
+  if (stream_mark m{event}; !queue.device.is_cpu() && queue.run_inline(m))
+    return event;
   if (queue.drained()) {  // everything enqueued has run: reached now
     event->complete();
     return event;
   }
-  // On an idle GPU queue, a mark on its stream recorded here, as cudaEventRecord, which the
-  // waiter then waits for itself: no hand-over to the worker and back (bench/RESULTS.md).
-  if (stream_mark m{event}; !queue.device.is_cpu() && queue.run_inline(m))
-    return event;
   queue.push(event);
   return event;
 }
@@ -484,6 +506,9 @@ void event_wait(event_state &event) {
 double event_elapsed_ms(event_state &start, event_state &end) {
   event_wait(start);
   event_wait(end);
+  if (std::shared_ptr<rt::launch_timer> from = start.reached_mark(), to = end.reached_mark(); from && to)
+    if (std::optional<double> ms = to->ms_since(*from))
+      return *ms;
   auto reached = [](event_state &e) {
     std::lock_guard guard(e.lock);
     return e.reached_us;

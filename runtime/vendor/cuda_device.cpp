@@ -314,6 +314,18 @@ public:
     start_us = end_us = reference_us_ + 1000.0 * static_cast<double>(from_reference);
     return true;
   }
+  /// Between two marks of one GPU, the events' own interval: exact where the profile clock's
+  /// conversion (a float of ms from the reference) loses microseconds as the program runs on.
+  std::optional<double> ms_since(const launch_timer &start) const override {
+    const auto *from = dynamic_cast<const cuda_mark *>(&start);
+    if (!from || &from->gpu_ != &gpu_)
+      return std::nullopt;
+    float ms = 0;
+    gpu_.make_current();
+    if (gpu_.driver().event_elapsed_time(&ms, from->event_, event_) != 0)
+      return std::nullopt;
+    return static_cast<double>(ms);
+  }
 
 private:
   cuda_gpu &gpu_;

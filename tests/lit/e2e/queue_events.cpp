@@ -9,6 +9,7 @@
 // RUN: env OFFLOAD_DEVICE=cpu %t | FileCheck %s
 // CHECK: queue_events: all checks passed
 #include <offload/offload.hpp>
+#include <chrono>
 
 #include <cstdio>
 #include <string>
@@ -67,6 +68,26 @@ int main() {
   out.copy_to(std::span<unsigned>(got));
   expect(got[n / 2] == 77u, "the long kernel's result after its event");
   q.wait();
+  // Events around one launch on a drained queue, host work between rounds (rodinia-streamcluster's
+  // regions): both ends by one clock — the device's on a GPU — so the interval is never negative
+  // and never longer than the host's own around record, launch and wait (it was 3x the device's
+  // time: the first event took the host's clock, the second the device's).
+  for (int round = 0; round < 20; ++round) {
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+    const auto t0 = std::chrono::steady_clock::now();
+    offload::event start = q.record();
+    q.launch(spin_then_write, {.workgroups = {1}, .threads = {32}}, out.data(), 5u, 10u);
+    offload::event stop = q.record();
+    stop.wait();
+    const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double device_ms = offload::elapsed_ms(start, stop);
+    if (!(device_ms >= 0 && device_ms <= host_ms + 0.002)) {
+      std::printf("round %d: elapsed_ms %.4f against %.4f ms on the host\n", round, device_ms, host_ms);
+      ++failures;
+      break;
+    }
+    q.wait();
+  }
   // A child of fork() cannot wait for an event its parent's queue has not reached: an error, not
   // a wait for ever (adversarial pass).
   {
