@@ -115,6 +115,16 @@ static std::optional<std::string> checksum(StringRef Path) {
 /// Whether the cached file at Pch is whole: a regular file whose checksum is the one written
 /// when it was made. clang reads a damaged one with no check of its own (random bytes in its
 /// middle crashed the in-process parse: adversarial pass).
+/// Removes a damaged cached PCH and its checksum (a pipe or socket in its place too: LLVM's
+/// remove takes only files, folders and links); the error when the PCH stays.
+static std::error_code removeCachedPch(const std::string &Pch) {
+  std::error_code Removed = sys::fs::remove(Pch);
+  if (Removed && ::unlink(Pch.c_str()) == 0)
+    Removed.clear();
+  sys::fs::remove(Pch + ".sum");
+  return Removed;
+}
+
 static bool intact(StringRef Pch) {
   std::optional<std::string> Now = checksum(Pch);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Kept = MemoryBuffer::getFile(Pch + ".sum");
@@ -191,10 +201,7 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
   if (sys::fs::exists(Pch) && !Commands.DryRun && !intact(Pch)) {
     // Damaged (or made before checksums, or not a file at all): removed and made anew; where it
     // cannot be removed (a read-only cache), the compile parses the headers.
-    std::error_code Removed = sys::fs::remove(Pch);
-    if (Removed && ::unlink(Pch.c_str()) == 0)  // a pipe or socket: LLVM removes only files, folders, links
-      Removed.clear();
-    sys::fs::remove(Pch + ".sum");
+    std::error_code Removed = removeCachedPch(std::string(Pch));
     if (Removed || sys::fs::exists(Pch)) {
       errs() << "offload-cxx: warning: the precompiled offload.hpp '" << Pch
              << "' is damaged and cannot be removed (" << (Removed ? Removed.message() : "still there")
@@ -278,8 +285,7 @@ Error compileWithCachedPch(ArrayRef<std::string> Compile, const std::optional<st
   errs() << Messages;  // the compile's own: the user's errors when it fails again
   if (Again)
     return Again;
-  std::error_code Removed = sys::fs::remove(*Pch);
-  sys::fs::remove(*Pch + ".sum");
+  std::error_code Removed = removeCachedPch(*Pch);
   errs() << "offload-cxx: warning: the precompiled offload.hpp '" << *Pch << "' could not be read (damaged); "
          << (Removed ? "it cannot be removed (" + Removed.message() + "): compiles parse the headers instead\n"
                      : std::string("removed: the next build makes it again\n"));
