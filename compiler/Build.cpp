@@ -501,9 +501,14 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
       return createFileError(Object, EC);
     return Error::success();
   }
-  // An output that is a symbolic link is written through, as g++'s assembler writes it (the
-  // link was replaced by a file: adversarial pass).
-  const std::string Written = throughSymlink(Object);
+  // An output that is a symbolic link, as g++'s assembler takes it: a dangling link is written
+  // through (its target made: the link was replaced by a file, adversarial pass); a link to a
+  // file that exists is replaced by the object, the file left as it was (it was overwritten
+  // with the object: adversarial pass). A file compiled as written has had g++ write the object
+  // already: a link still there was written through.
+  std::string Written = throughSymlink(Object);
+  if (Written != Object && sys::fs::exists(Written) && !S.AsWritten)
+    Written = Object;
   // A folder the object cannot be written into: said first, in one line (it came after every
   // compile, as llvm-objcopy's error and "'llvm-objcopy' failed": adversarial pass).
   if (!S.Commands.DryRun) {
