@@ -183,17 +183,36 @@ state *new_state() {
 state &the_state() {
   static const bool made = [] {
     made_state = new_state();
-    // A child of fork() starts with an empty table and trace of its own, as gcc's -fprofile-arcs
-    // counters do: it reported its parent's launches as its own, counted twice across the two
-    // processes (adversarial pass). The parent's state is left to the child unused (its lock
-    // may be held by the forking thread: taken before the fork, so that no other thread is
-    // inside it).
-    pthread_atfork([] { made_state->lock.lock(); }, [] { made_state->lock.unlock(); },
-                   [] { made_state = new_state(); });
     return true;
   }();
   (void)made;
   return *made_state;
+}
+
+/// A child of fork() starts with an empty table and trace of its own, as gcc's -fprofile-arcs
+/// counters do: it reported its parent's launches as its own, counted twice across the two
+/// processes (adversarial pass). The parent's state is left to the child unused (its lock may be
+/// held by the forking thread: taken before the fork, so that no other thread is inside it).
+/// Registered when the library is loaded, before the runtime's other fork handlers: fork()
+/// runs the preparing handlers last registered first, so this lock — taken while a launch holds
+/// the present table's (profile::copied) — is taken after theirs (registered when the state
+/// was made, it was taken first: a fork while other threads launched hung, adversarial pass).
+state *locked_for_fork = nullptr;
+[[gnu::constructor(101)]] void register_fork_handlers() {
+  pthread_atfork(
+      [] {
+        locked_for_fork = made_state;
+        if (locked_for_fork)
+          locked_for_fork->lock.lock();
+      },
+      [] {
+        if (locked_for_fork)
+          locked_for_fork->lock.unlock();
+      },
+      [] {
+        if (made_state)
+          made_state = new_state();
+      });
 }
 
 void read_devices_at_exit();
