@@ -560,20 +560,26 @@ Error checkKernelsDefined(const Manifest &Program) {
 
 Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(ArrayRef<std::string> Inputs,
                                                         const CommandOptions &Commands,
-                                                        bool WholeArchive) {
+                                                        bool WholeArchive, bool RescanArchives) {
   std::vector<DeviceImageFile> Files;
   LinkSymbols Link;
-  for (bool Archives : {false, true})
-    for (const std::string &In : Inputs) {
-      if ((Commands.DryRun && !sys::fs::exists(In)) || isArchive(In) != Archives)
-        continue;
-      Expected<std::vector<DeviceImageFile>> Found =
-          readDeviceCode(In, WholeArchive ? nullptr : &Link);
-      if (!Found)
-        return Found.takeError();
-      for (DeviceImageFile &F : *Found)
-        Files.push_back(std::move(F));
-    }
+  // Grouped archives (-Wl,--start-group) are read again while a pass takes more members, as ld
+  // reads them (adversarial pass: a member taken on ld's second pass had no device code).
+  size_t DefinedBefore = 0;
+  for (int Pass = 0; Pass == 0 || (RescanArchives && Link.Defined.size() != DefinedBefore); ++Pass) {
+    DefinedBefore = Link.Defined.size();
+    for (bool Archives : {false, true})
+      for (const std::string &In : Inputs) {
+        if ((Commands.DryRun && !sys::fs::exists(In)) || isArchive(In) != Archives || (Pass > 0 && !Archives))
+          continue;
+        Expected<std::vector<DeviceImageFile>> Found =
+            readDeviceCode(In, WholeArchive ? nullptr : &Link);
+        if (!Found)
+          return Found.takeError();
+        for (DeviceImageFile &F : *Found)
+          Files.push_back(std::move(F));
+      }
+  }
   return Files;
 }
 

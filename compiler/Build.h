@@ -137,10 +137,13 @@ llvm::Error checkKernelsDefined(const Manifest &Program);
 
 /// The device code inside objects and static libraries (their `.offload_cxx` sections): the
 /// objects', then the archive members' that the host link takes (ObjectFiles.h's LinkSymbols;
-/// every member under WholeArchive); under --dry-run an input not written yet is passed over.
+/// every member under WholeArchive; the archives read again while they give more members under
+/// RescanArchives, ObjectFiles.h's groupsArchives); under --dry-run an input not written yet is
+/// passed over.
 llvm::Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(llvm::ArrayRef<std::string> Inputs,
                                                               const CommandOptions &Commands,
-                                                              bool WholeArchive = false);
+                                                              bool WholeArchive = false,
+                                                              bool RescanArchives = false);
 
 /// Whether a link's flags make it take every member of its archives (-Wl,--whole-archive).
 bool takesWholeArchives(llvm::ArrayRef<std::string> LinkArgs);

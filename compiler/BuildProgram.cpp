@@ -210,7 +210,7 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   }
   Objects.insert(Objects.end(), LinkArchives.begin(), LinkArchives.end());
   Expected<std::vector<DeviceImageFile>> Found =
-      readDeviceCodeOf(Objects, S.Commands, takesWholeArchives(Host.LinkArgs));
+      readDeviceCodeOf(Objects, S.Commands, takesWholeArchives(Host.LinkArgs), groupsArchives(Host.LinkArgs));
   if (!Found)
     return Fail(Found.takeError());
   std::move(Found->begin(), Found->end(), std::back_inserter(Units));

@@ -658,7 +658,7 @@ int main(int argc, char **argv) {
         llvm::copy_if(Inputs, std::back_inserter(Files), [](StringRef In) { return In != "-"; });
         Files.insert(Files.end(), LinkedArchives.begin(), LinkedArchives.end());
         return Files;
-      }());
+      }(), groupsArchives(HostLinkFlags));
   // C++20 is required of what uses offload: a source that mentions it, or a pass of ours.
   // -E, -S, -M, -MM, -fsyntax-only of sources that never mention offload: g++'s command as
   // written (any -std, g++'s default standard).

@@ -523,7 +523,7 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
   }
   // No kernel, no object that calls the runtime: linked as the host compiler links it (no
   // runtime, no libLLVM loaded at start-up, the floating-point environment untouched).
-  if (File.Kernels.Kernels.empty() && !needsOffloadRuntime(Objects)) {
+  if (File.Kernels.Kernels.empty() && !needsOffloadRuntime(Objects, groupsArchives(O.LinkArgs))) {
     Link.insert(Link.end(), {"-o", OutPath.str()});
     Link.insert(Link.end(), Trailing.begin(), Trailing.end());
     return runCommand(Link, O.Commands);

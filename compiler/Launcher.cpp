@@ -200,7 +200,7 @@ int runLinkLauncher(const Layout &L) {
   BuildSettings S = launcherSettings(L, Opt, *TempDir, Output);
 
   Expected<std::vector<DeviceImageFile>> DeviceCode =
-      readDeviceCodeOf(Inputs, S.Commands, takesWholeArchives(*Argv));
+      readDeviceCodeOf(Inputs, S.Commands, takesWholeArchives(*Argv), groupsArchives(*Argv));
   if (!DeviceCode)
     return failWith(DeviceCode.takeError());
   std::vector<std::pair<std::string, std::string>> LinkInputs;
@@ -212,7 +212,7 @@ int runLinkLauncher(const Layout &L) {
     return failWith(Program.takeError());
   std::vector<std::string> Link = *Argv;
   // Nothing of offload in the program: the link as CMake wrote it (HostPass.cpp's linkProgram).
-  if (Program->Kernels.Kernels.empty() && !needsOffloadRuntime(Inputs)) {
+  if (Program->Kernels.Kernels.empty() && !needsOffloadRuntime(Inputs, groupsArchives(*Argv))) {
     Timer T{"link", S.Commands};
     if (Error E = runCommand(Link, S.Commands))
       return failWith(std::move(E));

@@ -5,7 +5,9 @@
 
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 
 #include <algorithm>
 #include <set>
@@ -93,6 +95,50 @@ void LinkSymbols::add(const object::ObjectFile &Obj) {
   }
 }
 
+/// GCC's slim -flto object: its ELF symbol table holds only `__gnu_lto_slim`, its symbols are in
+/// its LTO sections.
+static bool gccSlimLto(const object::ObjectFile &Obj) {
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<StringRef> Name = Sym.getName();
+    if (Name && *Name == "__gnu_lto_slim")
+      return true;
+    consumeError(Name.takeError());
+  }
+  return false;
+}
+
+bool LinkSymbols::addSlimLto(const std::string &Path) {
+  ErrorOr<std::string> Nm = sys::findProgramByName("nm");
+  if (!Nm)
+    return false;
+  SmallString<128> Out;
+  if (sys::fs::createTemporaryFile("offload-cxx-nm", "txt", Out))
+    return false;
+  const std::string OutPath(Out);
+  const std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(OutPath), StringRef("")};
+  const int Status = sys::ExecuteAndWait(*Nm, {*Nm, "-P", "--no-sort", Path}, std::nullopt, Redirects);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(OutPath);
+  sys::fs::remove(OutPath);
+  if (Status != 0 || !Text)
+    return false;
+  SmallVector<StringRef, 64> Lines;
+  (*Text)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef Line : Lines) {  // "name type [value size]"
+    auto [Name, Rest] = Line.split(' ');
+    const char Type = Rest.empty() ? '?' : Rest.front();
+    if (Name.empty() || Name == "__gnu_lto_slim")
+      continue;
+    if (Type == 'U') {
+      if (!Defined.count(Name.str()))
+        Undefined.insert(Name.str());
+    } else if (Type >= 'A' && Type <= 'Z' && Type != 'U') {
+      Defined.insert(Name.str());
+      Undefined.erase(Name.str());
+    }
+  }
+  return true;
+}
+
 bool LinkSymbols::wants(const object::ObjectFile &Obj) const {
   for (const object::SymbolRef &Sym : Obj.symbols()) {
     Expected<uint32_t> Flags = Sym.getFlags();
@@ -122,17 +168,58 @@ void LinkSymbols::addFile(const std::string &Path) {
   add(**Obj);
 }
 
-std::vector<bool> LinkSymbols::take(ArrayRef<const object::ObjectFile *> Members) {
+std::vector<bool> LinkSymbols::take(ArrayRef<const object::ObjectFile *> Members,
+                                    ArrayRef<std::vector<std::string>> Indexed) {
   std::vector<bool> Taken(Members.size(), false);
+  auto indexedWanted = [&](size_t I) {
+    return I < Indexed.size() &&
+           llvm::any_of(Indexed[I], [&](const std::string &N) { return Undefined.count(N) != 0; });
+  };
   for (bool More = true; More;) {
     More = false;
     for (size_t I = 0; I < Members.size(); ++I)
-      if (!Taken[I] && wants(*Members[I])) {
+      if (!Taken[I] && (wants(*Members[I]) || indexedWanted(I))) {
         Taken[I] = More = true;
         add(*Members[I]);
+        if (I < Indexed.size())
+          for (const std::string &N : Indexed[I]) {
+            Defined.insert(N);
+            Undefined.erase(N);
+          }
       }
   }
   return Taken;
+}
+
+std::vector<std::vector<std::string>> archiveIndex(const object::Archive &Ar,
+                                                   ArrayRef<uint64_t> MemberOffsets) {
+  std::vector<std::vector<std::string>> Index(MemberOffsets.size());
+  for (const object::Archive::Symbol &Sym : Ar.symbols()) {
+    Expected<object::Archive::Child> C = Sym.getMember();
+    if (!C) {
+      consumeError(C.takeError());
+      continue;
+    }
+    const uint64_t At = C->getChildOffset();
+    for (size_t I = 0; I < MemberOffsets.size(); ++I)
+      if (MemberOffsets[I] == At) {
+        Index[I].push_back(Sym.getName().str());
+        break;
+      }
+  }
+  return Index;
+}
+
+bool groupsArchives(ArrayRef<std::string> LinkArgs) {
+  return llvm::any_of(LinkArgs, [](StringRef A) {
+    if (A.contains("--start-group"))
+      return true;
+    if (!A.consume_front("-Wl,"))
+      return false;
+    SmallVector<StringRef, 4> Parts;
+    A.split(Parts, ',');
+    return llvm::is_contained(Parts, "-(");
+  });
 }
 
 bool isArchive(const std::string &Path) {
@@ -163,7 +250,9 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
                              "cannot read '%s': it is not an object file or archive (%s)",
                              Input.c_str(), toString(Bin.takeError()).c_str());
   if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
-    if (Link)
+    // A slim -flto object's symbols through nm (they choose archive members: a member that only
+    // such an object needed lost its kernels, adversarial pass).
+    if (Link && !(gccSlimLto(*Obj) && Link->addSlimLto(Input)))
       Link->add(*Obj);
     auto Files = fromObject(*Obj, Input);
     if (!Files)
@@ -174,6 +263,7 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
     Error Err = Error::success();
     const StringRef Whole = Bytes.getBuffer();
     std::vector<std::pair<std::unique_ptr<object::Binary>, std::string>> Members;
+    std::vector<uint64_t> Offsets;  // of Members, in the archive (its index names them so)
     for (const object::Archive::Child &C : Ar->children(Err)) {
       // LLVM 22 does not check a member's size against the archive: a truncated archive gave
       // the ELF reader a member running past the end of the file (a crash, found by fuzzing).
@@ -198,6 +288,7 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
       std::string Origin = Input + "(" + (MemberName ? MemberName->str() : "?") + ")";
       consumeError(MemberName.takeError());
       Members.emplace_back(std::move(*Member), std::move(Origin));
+      Offsets.push_back(C.getChildOffset());
     }
     if (Err)
       return createFileError(Input, std::move(Err));
@@ -207,7 +298,7 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
       std::vector<const object::ObjectFile *> Objects;
       for (const auto &M : Members)
         Objects.push_back(cast<object::ObjectFile>(M.first.get()));
-      Taken = Link->take(Objects);
+      Taken = Link->take(Objects, archiveIndex(*Ar, Offsets));
     }
     for (size_t I = 0; I < Members.size(); ++I) {
       if (!Taken[I])
@@ -421,13 +512,17 @@ std::string objectDefiningWithoutDeviceCode(ArrayRef<std::string> Inputs, String
   return "";
 }
 
-bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {
+bool needsOffloadRuntime(ArrayRef<std::string> Inputs, bool RescanArchives) {
   // The objects, then the archives' members the link takes (an unused member's kernel is not
-  // the program's: a program of plain objects and a library with kernels links as g++ links).
+  // the program's: a program of plain objects and a library with kernels links as g++ links);
+  // the archives again while they give more, when the link groups them.
   LinkSymbols Link;
+  size_t DefinedBefore = 0;
+  for (int Pass = 0; Pass == 0 || (RescanArchives && Link.Defined.size() != DefinedBefore); ++Pass) {
+  DefinedBefore = Link.Defined.size();
   for (bool Archives : {false, true})
   for (const std::string &In : Inputs) {
-    if (isArchive(In) != Archives)
+    if (isArchive(In) != Archives || (Pass > 0 && !Archives))
       continue;
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(In, false, false);
     if (!Buffer)
@@ -440,11 +535,13 @@ bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {
     if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
       if (objectNeedsRuntime(*Obj))
         return true;
-      Link.add(*Obj);
+      if (!(gccSlimLto(*Obj) && Link.addSlimLto(In)))
+        Link.add(*Obj);
     } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
       Error Err = Error::success();
       std::vector<std::unique_ptr<object::Binary>> Members;
       std::vector<const object::ObjectFile *> Objects;
+      std::vector<uint64_t> Offsets;
       for (const object::Archive::Child &C : Ar->children(Err)) {
         Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
         if (!Member) {
@@ -454,14 +551,16 @@ bool needsOffloadRuntime(ArrayRef<std::string> Inputs) {
         if (auto *MObj = dyn_cast<object::ObjectFile>(Member->get())) {
           Objects.push_back(MObj);
           Members.push_back(std::move(*Member));
+          Offsets.push_back(C.getChildOffset());
         }
       }
       consumeError(std::move(Err));
-      const std::vector<bool> Taken = Link.take(Objects);
+      const std::vector<bool> Taken = Link.take(Objects, archiveIndex(*Ar, Offsets));
       for (size_t I = 0; I < Objects.size(); ++I)
         if (Taken[I] && objectNeedsRuntime(*Objects[I]))
           return true;
     }
+  }
   }
   return false;
 }

@@ -19,6 +19,7 @@
 
 namespace llvm::object {
 class ObjectFile;
+class Archive;
 }
 
 namespace offload::compiler {
@@ -33,7 +34,7 @@ llvm::Error embedDeviceCode(const std::string &ObjcopyTool, const std::string &H
 /// Whether any of Inputs (objects, archives; other files are skipped) refers to offload-cxx's
 /// runtime (an undefined `offload::` or `__offload` symbol) or carries device code: a program
 /// none of whose inputs does is linked as the host compiler links it, without the runtime.
-bool needsOffloadRuntime(llvm::ArrayRef<std::string> Inputs);
+bool needsOffloadRuntime(llvm::ArrayRef<std::string> Inputs, bool RescanArchives = false);
 
 /// Whether a host object defines any function with external linkage (a kernel of another file
 /// may call it: Manifest::ExportsDeferred).
@@ -52,10 +53,25 @@ struct LinkSymbols {
   bool wants(const llvm::object::ObjectFile &Obj) const;
   /// add() of an object file; other files (archives, scripts, libraries) are left out.
   void addFile(const std::string &Path);
+  /// add() for GCC's slim -flto object at Path, whose symbols only the linker plugin reads: as
+  /// binutils' `nm` (which loads the plugin) lists them. False when nm cannot say.
+  bool addSlimLto(const std::string &Path);
   /// Which of an archive's Members the link takes (each defines a symbol undefined when it is
   /// reached, again until none more: a member taken may need another); their symbols added.
-  std::vector<bool> take(llvm::ArrayRef<const llvm::object::ObjectFile *> Members);
+  /// Indexed: each member's symbols as the archive's index lists them (archiveIndex), for
+  /// members whose own symbol table does not show them (GCC's slim -flto objects).
+  std::vector<bool> take(llvm::ArrayRef<const llvm::object::ObjectFile *> Members,
+                         llvm::ArrayRef<std::vector<std::string>> Indexed = {});
 };
+
+/// The symbols an archive's index (its armap, which `ar` writes with the LTO plugin's help for
+/// slim objects) names for each member, by the members' offsets in the archive.
+std::vector<std::vector<std::string>> archiveIndex(const llvm::object::Archive &Ar,
+                                                   llvm::ArrayRef<uint64_t> MemberOffsets);
+
+/// Whether a link's flags group archives (`-Wl,--start-group`, `-Wl,-(`): ld then reads the
+/// group's archives again until no member is taken, and so does the choice of their device code.
+bool groupsArchives(llvm::ArrayRef<std::string> LinkArgs);
 
 /// The device code of an input: of an object (zero or more: a partial link's object holds
 /// several), or of the members of an archive (their kernels marked FromArchive) — every member,
