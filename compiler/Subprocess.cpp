@@ -134,6 +134,11 @@ static const std::string &gccVersion() {
 
 void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::string> UserFlags) {
   appendUserCompileFlags(Args, UserFlags);
+  // glibc's fortified wrappers (-D_FORTIFY_SOURCE with -O, dpkg-buildflags' and Fedora's
+  // defaults) are GCC's own (__builtin_va_arg_pack): with g++'s __GNUC__ and __OPTIMIZE__ they
+  // broke every kernel file's clang compiles (adversarial pass). Kernels call no glibc I/O;
+  // the host compile keeps the user's fortification.
+  Args.push_back("-U_FORTIFY_SOURCE");
   Args.push_back("-w");
   if (const std::string &V = gccVersion(); !V.empty())
     Args.push_back("-fgnuc-version=" + V);
