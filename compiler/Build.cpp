@@ -516,12 +516,28 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
     if (std::error_code EC = sys::fs::access(Folder.empty() ? "." : Folder, sys::fs::AccessMode::Write))
       return createStringError(EC, "cannot write '%s': %s", Object.c_str(), EC.message().c_str());
   }
+  // The source is read by several compiles (the parse, the host's, each device's): one saved
+  // meanwhile (an editor, a checkout, a generator under make -j) made an object whose host and
+  // device code came from two versions, without a word (adversarial pass). Refused instead.
+  Expected<std::string> HashBefore = sourceHash(Source);
+  if (!HashBefore)
+    consumeError(HashBefore.takeError());
   Expected<CompiledUnit> Unit =
       compileUnit(S, Source, MetadataFlags, HostCompile, HostObject, ObjectStem);
   if (!Unit)
     return Unit.takeError();
   if (Error E = finishCommand(Unit->HostCompile, S.Commands))
     return E;
+  if (HashBefore && !S.Commands.DryRun) {
+    Expected<std::string> HashAfter = sourceHash(Source);
+    if (!HashAfter)
+      consumeError(HashAfter.takeError());
+    else if (*HashAfter != *HashBefore)
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' changed while it was compiled (its host and device code would "
+                               "come from two versions of it): compile it again",
+                               Source.c_str());
+  }
   if (DepFiles)
     DepFiles->insert(DepFiles->end(), Unit->DepFiles.begin(), Unit->DepFiles.end());
   const Manifest &M = Unit->DeviceCode.Kernels;
