@@ -150,7 +150,10 @@ std::vector<std::string> libraryFiles(const std::string &Dir, const std::string 
 /// adversarial pass). A linker script's INPUT() is not read.
 std::vector<std::string> linkArchives(ArrayRef<std::string> Libs, ArrayRef<std::string> SearchDirs,
                                       ArrayRef<std::string> LinkFlags, bool Static) {
-  std::vector<std::string> Names(Libs.begin(), Libs.end()), Archives;
+  std::vector<std::string> Archives;
+  std::vector<std::pair<std::string, bool>> Names;  // each with whether ld takes it static
+  for (const std::string &Lib : Libs)
+    Names.push_back({Lib, Static});
   std::vector<std::string> LinkerWords;
   for (size_t I = 0; I < LinkFlags.size(); ++I) {
     StringRef F = LinkFlags[I];
@@ -164,8 +167,16 @@ std::vector<std::string> linkArchives(ArrayRef<std::string> Libs, ArrayRef<std::
     }
   }
   std::vector<std::string> Dirs(SearchDirs.begin(), SearchDirs.end());
+  // -Bstatic/-Bdynamic among the linker's words apply to the -l that follow them, in one -Wl,
+  // word too (`-Wl,-Bstatic,-lk,-Bdynamic`: libk.a's kernels were lost for libk.so's,
+  // adversarial pass).
+  bool WordsStatic = Static;
   for (size_t I = 0; I < LinkerWords.size(); ++I) {
     StringRef W = LinkerWords[I];
+    if (W == "-Bstatic" || W == "-dn" || W == "-non_shared" || W == "-static")
+      WordsStatic = true;
+    else if (W == "-Bdynamic" || W == "-dy" || W == "-call_shared")
+      WordsStatic = Static;
     if ((W == "-L" || W == "--library-path") && I + 1 < LinkerWords.size())
       Dirs.push_back(LinkerWords[++I]);  // the linker's own folders (-Wl,-L.): searched too
     else if (W.starts_with("-L") && W.size() > 2)
@@ -173,18 +184,18 @@ std::vector<std::string> linkArchives(ArrayRef<std::string> Libs, ArrayRef<std::
     else if (W.starts_with("--library-path=") && W.size() > 15)
       Dirs.push_back(W.drop_front(15).str());
     else if ((W == "-l" || W == "--library") && I + 1 < LinkerWords.size())
-      Names.push_back(LinkerWords[++I]);
+      Names.push_back({LinkerWords[++I], WordsStatic});
     else if (W.starts_with("-l") && W.size() > 2)
-      Names.push_back(W.drop_front(2).str());
+      Names.push_back({W.drop_front(2).str(), WordsStatic});
     else if (W.starts_with("--library=") && W.size() > 10)
-      Names.push_back(W.drop_front(10).str());
+      Names.push_back({W.drop_front(10).str(), WordsStatic});
     else if (W.ends_with(".a") && sys::fs::is_regular_file(W))
       Archives.push_back(W.str());
   }
-  for (const std::string &Lib : Names)
+  for (const auto &[Lib, LibStatic] : Names)
     for (const std::string &Dir : Dirs) {
       const std::vector<std::string> Files = libraryFiles(Dir, Lib);
-      if (!Static && Files.size() > 1 && sys::fs::exists(Files[1]))
+      if (!LibStatic && Files.size() > 1 && sys::fs::exists(Files[1]))
         break;  // the shared library is what the host links
       if (sys::fs::exists(Files.front())) {
         Archives.push_back(Files.front());
