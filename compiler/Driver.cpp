@@ -1152,6 +1152,10 @@ int main(int argc, char **argv) {
       }
       if (!isCxxSource(Source) && !(Language == "c++" && !isOtherHostSource(Source)))
         fail("-c compiles C++ sources; '" + Source + "' is not one");
+      // g++'s assembler cannot write an object to standard output either (it wrote a file
+      // named '-': adversarial pass).
+      if (Output == "-")
+        fail("-c -o -: an object cannot be written to standard output; name a file");
       HostPassOptions HO = hostOptions();
       const std::string Object =
           Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);

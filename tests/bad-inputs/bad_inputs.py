@@ -191,6 +191,7 @@ CASES = [
          ["{driver}", FINE, "-o", "{work}/no-such-folder/a"]),
     Case("compile-into-missing-folder", "unwritable-output", "build",
          ["{driver}", "-c", FINE, "-o", "{work}/no-such-folder/a.o"]),
+    Case("compile-to-stdout", "usage", "build", ["{driver}", "-c", FINE, "-o", "-"]),
     Case("std-cxx17", "usage", "build", ["{driver}", "-std=c++17", FINE, "-o", "{work}/s17"],
          output="{work}/s17"),
     Case("output-is-a-folder", "unwritable-output", "build",
