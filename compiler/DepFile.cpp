@@ -99,11 +99,29 @@ std::string depFileText(ArrayRef<std::string> Targets, ArrayRef<std::string> Dep
   return Text;
 }
 
+static std::vector<std::pair<std::string, std::string>> IncludeSpellings;
+
+void setIncludeSpellings(std::vector<std::pair<std::string, std::string>> AbsoluteToSpelled) {
+  IncludeSpellings = std::move(AbsoluteToSpelled);
+}
+
+/// D as g++ would spell it: under a -I folder given relative, by that folder's spelling.
+static std::string asUserSpelled(std::string D) {
+  for (const auto &[Absolute, Spelled] : IncludeSpellings)
+    if (StringRef(D).starts_with(Absolute + "/")) {
+      StringRef Rest = StringRef(D).drop_front(Absolute.size() + 1);
+      StringRef Folder = StringRef(Spelled).rtrim('/');
+      return Folder.empty() || Folder == "." ? Rest.str() : (Folder + "/" + Rest).str();
+    }
+  return D;
+}
+
 Error writeMergedDepFile(const std::string &PathAsGiven, ArrayRef<std::string> Targets,
                          ArrayRef<std::string> Inputs, bool Phony, StringRef SkipDir,
                          ArrayRef<std::string> Sources, ArrayRef<std::string> SkipFiles) {
   std::vector<std::string> Deps;
   StringSet<> Seen;  // by real path: g++ writes a header as the source named it, clang absolute
+  StringMap<size_t> SpelledAt;  // real path -> its entry in Deps
   SmallString<256> Skip(SkipDir);
   sys::fs::make_absolute(Skip);
   SmallString<256> SkipReal;
@@ -136,8 +154,16 @@ Error writeMergedDepFile(const std::string &PathAsGiven, ArrayRef<std::string> T
                    // rewrite), gone after the build: make stopped at "No rule to make target"
       if (llvm::is_contained(SkipFiles, D) || llvm::is_contained(SkipFiles, Real))
         continue;
-      if (Seen.insert(Real).second)
-        Deps.push_back(std::move(D));
+      if (Seen.insert(Real).second) {
+        SpelledAt[Real] = Deps.size();
+        Deps.push_back(asUserSpelled(std::move(D)));
+      } else if (auto It = SpelledAt.find(Real); It != SpelledAt.end() &&
+                 sys::path::is_absolute(Deps[It->second]) && sys::path::is_relative(D)) {
+        // As g++ spelled it (`inc/gen.h` through -Iinc), not clang's absolute path: make and
+        // Ninja take the two for different files, and a rule that makes the header was never
+        // used (adversarial pass).
+        Deps[It->second] = std::move(D);
+      }
     }
   }
   // Whole or not at all: a temporary beside it, renamed over it (over the file a symbolic

@@ -29,6 +29,12 @@ std::string depFileText(llvm::ArrayRef<std::string> Targets, llvm::ArrayRef<std:
 /// Merges the rules of Inputs (missing files skipped; each path once; files in SkipDir, the
 /// build's temporary folder, and SkipFiles left out) after Sources (the user's sources, first as
 /// g++ lists them) and writes them to Path (whole, or not at all) for Targets.
+/// The -I folders as the user spelled them, by the absolute paths every compile is given: a
+/// header found through a relative `-Iinc` is written `inc/gen.h` in dependency files, as g++
+/// writes it (make took the absolute spelling for another file: a rule making the header was
+/// never used, adversarial pass).
+void setIncludeSpellings(std::vector<std::pair<std::string, std::string>> AbsoluteToSpelled);
+
 llvm::Error writeMergedDepFile(const std::string &Path, llvm::ArrayRef<std::string> Targets,
                                llvm::ArrayRef<std::string> Inputs, bool Phony,
                                llvm::StringRef SkipDir,

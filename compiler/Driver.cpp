@@ -259,11 +259,15 @@ template <class T> T check(Expected<T> V) {
 
 std::vector<std::string> compileArgs() {
   std::vector<std::string> Args;
+  std::vector<std::pair<std::string, std::string>> Spellings;
   for (const std::string &D : IncludeDirs) {
     SmallString<256> Abs(D);
     sys::fs::make_absolute(Abs);
     Args.push_back("-I" + std::string(Abs));
+    if (sys::path::is_relative(D))
+      Spellings.push_back({std::string(Abs), D});
   }
+  setIncludeSpellings(std::move(Spellings));
   // -D and -U in the order written: `-UFAST -DFAST` defines FAST (the device compiles saw it
   // undefined when the -D's came first: adversarial pass, a GPU computing another function).
   std::vector<std::pair<unsigned, std::string>> Macros;
