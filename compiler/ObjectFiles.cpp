@@ -227,6 +227,79 @@ bool isArchive(const std::string &Path) {
   return !identify_magic(Path, Magic) && Magic == file_magic::archive;
 }
 
+namespace {
+/// An archive's object members, each with the name errors give it (`lib.a(m.o)`) and its
+/// offset (the archive's index names members so).
+struct ArchiveMember {
+  std::unique_ptr<object::Binary> Binary;
+  std::string Origin;
+  uint64_t Offset;
+  const object::ObjectFile &object() const { return *cast<object::ObjectFile>(Binary.get()); }
+};
+
+/// The object members of Ar (Whole: the archive's bytes; Input: its name). Strict: a member
+/// running past the archive's end is an error (else such members are passed over).
+Expected<std::vector<ArchiveMember>> objectMembers(const object::Archive &Ar, StringRef Whole,
+                                                   const std::string &Input, bool Strict) {
+  std::vector<ArchiveMember> Members;
+  Error Err = Error::success();
+  for (const object::Archive::Child &C : Ar.children(Err)) {
+    // LLVM 22 does not check a member's size against the archive: a truncated archive gave
+    // the ELF reader a member running past the end of the file (a crash, found by fuzzing).
+    Expected<StringRef> Data = C.getBuffer();
+    if (!Data) {
+      if (!Strict) {
+        consumeError(Data.takeError());
+        continue;
+      }
+      consumeError(std::move(Err));
+      return createStringError(inconvertibleErrorCode(), "cannot read '%s': %s", Input.c_str(),
+                               toString(Data.takeError()).c_str());
+    }
+    if (!Ar.isThin() && (Data->begin() < Whole.begin() || Data->end() > Whole.end())) {
+      if (!Strict)
+        continue;
+      consumeError(std::move(Err));
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot read '%s': a member runs past the end of the archive "
+                               "(truncated?)",
+                               Input.c_str());
+    }
+    Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
+    if (!Member) {
+      consumeError(Member.takeError());  // not an object file: nothing of ours
+      continue;
+    }
+    if (!isa<object::ObjectFile>(Member->get()))
+      continue;
+    Expected<StringRef> MemberName = C.getName();
+    std::string Origin = Input + "(" + (MemberName ? MemberName->str() : "?") + ")";
+    consumeError(MemberName.takeError());
+    Members.push_back({std::move(*Member), std::move(Origin), C.getChildOffset()});
+  }
+  if (Err) {
+    if (!Strict) {
+      consumeError(std::move(Err));
+      return Members;
+    }
+    return createFileError(Input, std::move(Err));
+  }
+  return Members;
+}
+
+/// Which of Members the link takes (LinkSymbols::take, with the archive's index).
+std::vector<bool> membersTaken(LinkSymbols &Link, const object::Archive &Ar,
+                               const std::vector<ArchiveMember> &Members) {
+  std::vector<const object::ObjectFile *> Objects;
+  std::vector<uint64_t> Offsets;
+  for (const ArchiveMember &M : Members) {
+    Objects.push_back(&M.object());
+    Offsets.push_back(M.Offset);
+  }
+  return Link.take(Objects, archiveIndex(Ar, Offsets));
+}
+} // namespace
+
 Expected<std::vector<DeviceImageFile>> readDeviceCode(const std::string &Input, LinkSymbols *Link) {
   if (Error E = checkRegularFile(Input))
     return E;
@@ -260,50 +333,16 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
     for (DeviceImageFile &File : *Files)
       Found.push_back(std::move(File));
   } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
-    Error Err = Error::success();
-    const StringRef Whole = Bytes.getBuffer();
-    std::vector<std::pair<std::unique_ptr<object::Binary>, std::string>> Members;
-    std::vector<uint64_t> Offsets;  // of Members, in the archive (its index names them so)
-    for (const object::Archive::Child &C : Ar->children(Err)) {
-      // LLVM 22 does not check a member's size against the archive: a truncated archive gave
-      // the ELF reader a member running past the end of the file (a crash, found by fuzzing).
-      Expected<StringRef> Data = C.getBuffer();
-      if (!Data)
-        return createStringError(inconvertibleErrorCode(), "cannot read '%s': %s", Input.c_str(),
-                                 toString(Data.takeError()).c_str());
-      if (!Ar->isThin() && (Data->begin() < Whole.begin() || Data->end() > Whole.end()))
-        return createStringError(inconvertibleErrorCode(),
-                                 "cannot read '%s': a member runs past the end of the archive "
-                                 "(truncated?)",
-                                 Input.c_str());
-      Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
-      if (!Member) {
-        consumeError(Member.takeError());  // not an object file: nothing of ours
-        continue;
-      }
-      auto *Obj = dyn_cast<object::ObjectFile>(Member->get());
-      if (!Obj)
-        continue;
-      Expected<StringRef> MemberName = C.getName();
-      std::string Origin = Input + "(" + (MemberName ? MemberName->str() : "?") + ")";
-      consumeError(MemberName.takeError());
-      Members.emplace_back(std::move(*Member), std::move(Origin));
-      Offsets.push_back(C.getChildOffset());
-    }
-    if (Err)
-      return createFileError(Input, std::move(Err));
+    Expected<std::vector<ArchiveMember>> Members = objectMembers(*Ar, Bytes.getBuffer(), Input, /*Strict=*/true);
+    if (!Members)
+      return Members.takeError();
     // The members the link takes (LinkSymbols::take); every member without Link.
-    std::vector<bool> Taken(Members.size(), true);
-    if (Link) {
-      std::vector<const object::ObjectFile *> Objects;
-      for (const auto &M : Members)
-        Objects.push_back(cast<object::ObjectFile>(M.first.get()));
-      Taken = Link->take(Objects, archiveIndex(*Ar, Offsets));
-    }
-    for (size_t I = 0; I < Members.size(); ++I) {
+    const std::vector<bool> Taken =
+        Link ? membersTaken(*Link, *Ar, *Members) : std::vector<bool>(Members->size(), true);
+    for (size_t I = 0; I < Members->size(); ++I) {
       if (!Taken[I])
         continue;
-      auto Files = fromObject(cast<object::ObjectFile>(*Members[I].first), Members[I].second);
+      auto Files = fromObject((*Members)[I].object(), (*Members)[I].Origin);
       if (!Files)
         return Files.takeError();
       for (DeviceImageFile &File : *Files) {
@@ -538,26 +577,15 @@ bool needsOffloadRuntime(ArrayRef<std::string> Inputs, bool RescanArchives) {
       if (!(gccSlimLto(*Obj) && Link.addSlimLto(In)))
         Link.add(*Obj);
     } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
-      Error Err = Error::success();
-      std::vector<std::unique_ptr<object::Binary>> Members;
-      std::vector<const object::ObjectFile *> Objects;
-      std::vector<uint64_t> Offsets;
-      for (const object::Archive::Child &C : Ar->children(Err)) {
-        Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
-        if (!Member) {
-          consumeError(Member.takeError());
-          continue;
-        }
-        if (auto *MObj = dyn_cast<object::ObjectFile>(Member->get())) {
-          Objects.push_back(MObj);
-          Members.push_back(std::move(*Member));
-          Offsets.push_back(C.getChildOffset());
-        }
+      Expected<std::vector<ArchiveMember>> Members =
+          objectMembers(*Ar, (*Buffer)->getBuffer(), In, /*Strict=*/false);
+      if (!Members) {
+        consumeError(Members.takeError());
+        continue;
       }
-      consumeError(std::move(Err));
-      const std::vector<bool> Taken = Link.take(Objects, archiveIndex(*Ar, Offsets));
-      for (size_t I = 0; I < Objects.size(); ++I)
-        if (Taken[I] && objectNeedsRuntime(*Objects[I]))
+      const std::vector<bool> Taken = membersTaken(Link, *Ar, *Members);
+      for (size_t I = 0; I < Members->size(); ++I)
+        if (Taken[I] && objectNeedsRuntime((*Members)[I].object()))
           return true;
     }
   }
