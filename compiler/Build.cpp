@@ -581,21 +581,17 @@ Expected<std::vector<DeviceImageFile>> readDeviceCodeOf(ArrayRef<std::string> In
   LinkSymbols Link;
   // Grouped archives (-Wl,--start-group) are read again while a pass takes more members, as ld
   // reads them (adversarial pass: a member taken on ld's second pass had no device code).
-  size_t DefinedBefore = 0;
-  for (int Pass = 0; Pass == 0 || (RescanArchives && Link.Defined.size() != DefinedBefore); ++Pass) {
-    DefinedBefore = Link.Defined.size();
-    for (bool Archives : {false, true})
-      for (const std::string &In : Inputs) {
-        if ((Commands.DryRun && !sys::fs::exists(In)) || isArchive(In) != Archives || (Pass > 0 && !Archives))
-          continue;
-        Expected<std::vector<DeviceImageFile>> Found =
-            readDeviceCode(In, WholeArchive ? nullptr : &Link);
+  if (Error E = visitInLinkOrder(Inputs, RescanArchives, Link, [&](const std::string &In) -> Expected<bool> {
+        if (Commands.DryRun && !sys::fs::exists(In))
+          return false;
+        Expected<std::vector<DeviceImageFile>> Found = readDeviceCode(In, WholeArchive ? nullptr : &Link);
         if (!Found)
           return Found.takeError();
         for (DeviceImageFile &F : *Found)
           Files.push_back(std::move(F));
-      }
-  }
+        return false;
+      }))
+    return E;
   return Files;
 }
 

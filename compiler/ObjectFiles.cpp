@@ -131,7 +131,7 @@ bool LinkSymbols::addSlimLto(const std::string &Path) {
     if (Type == 'U') {
       if (!Defined.count(Name.str()))
         Undefined.insert(Name.str());
-    } else if (Type >= 'A' && Type <= 'Z' && Type != 'U') {
+    } else if (Type >= 'A' && Type <= 'Z') {
       Defined.insert(Name.str());
       Undefined.erase(Name.str());
     }
@@ -500,19 +500,9 @@ static bool definesWithoutDeviceCode(const object::ObjectFile &Obj, StringRef Sy
     if (*Name == DeviceSectionName)
       return false;
   }
-  for (const object::SymbolRef &Sym : Obj.symbols()) {
-    Expected<uint32_t> Flags = Sym.getFlags();
-    Expected<StringRef> Name = Sym.getName();
-    if (!Flags || !Name) {
-      consumeError(Flags.takeError());
-      consumeError(Name.takeError());
-      continue;
-    }
-    if (*Name == Symbol && (*Flags & object::SymbolRef::SF_Global) &&
-        !(*Flags & object::SymbolRef::SF_Undefined))
-      return true;
-  }
-  return false;
+  LinkSymbols Symbols;  // its global definitions, as the link reads them
+  Symbols.add(Obj);
+  return Symbols.Defined.count(Symbol.str()) != 0;
 }
 
 std::string objectDefiningWithoutDeviceCode(ArrayRef<std::string> Inputs, StringRef Symbol) {
@@ -529,26 +519,37 @@ std::string objectDefiningWithoutDeviceCode(ArrayRef<std::string> Inputs, String
       if (definesWithoutDeviceCode(*Obj, Symbol))
         return In;
     } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
-      Error Err = Error::success();
-      for (const object::Archive::Child &C : Ar->children(Err)) {
-        Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
-        if (!Member) {
-          consumeError(Member.takeError());
-          continue;
-        }
-        auto *MemberObj = dyn_cast<object::ObjectFile>(Member->get());
-        if (MemberObj && definesWithoutDeviceCode(*MemberObj, Symbol)) {
-          Expected<StringRef> MemberName = C.getName();
-          std::string Named = In + "(" + (MemberName ? MemberName->str() : std::string("?")) + ")";
-          consumeError(MemberName.takeError());
-          consumeError(std::move(Err));
-          return Named;
-        }
+      Expected<std::vector<ArchiveMember>> Members =
+          objectMembers(*Ar, (*Buffer)->getBuffer(), In, /*Strict=*/false);
+      if (!Members) {
+        consumeError(Members.takeError());
+        continue;
       }
-      consumeError(std::move(Err));
+      for (const ArchiveMember &M : *Members)
+        if (definesWithoutDeviceCode(M.object(), Symbol))
+          return M.Origin;
     }
   }
   return "";
+}
+
+Error visitInLinkOrder(ArrayRef<std::string> Inputs, bool RescanArchives, const LinkSymbols &Link,
+                       function_ref<Expected<bool>(const std::string &)> Visit) {
+  size_t DefinedBefore = 0;
+  for (int Pass = 0; Pass == 0 || (RescanArchives && Link.Defined.size() != DefinedBefore); ++Pass) {
+    DefinedBefore = Link.Defined.size();
+    for (bool Archives : {false, true})
+      for (const std::string &In : Inputs) {
+        if (isArchive(In) != Archives || (Pass > 0 && !Archives))
+          continue;
+        Expected<bool> Stop = Visit(In);
+        if (!Stop)
+          return Stop.takeError();
+        if (*Stop)
+          return Error::success();
+      }
+  }
+  return Error::success();
 }
 
 bool needsOffloadRuntime(ArrayRef<std::string> Inputs, bool RescanArchives) {
@@ -556,24 +557,19 @@ bool needsOffloadRuntime(ArrayRef<std::string> Inputs, bool RescanArchives) {
   // the program's: a program of plain objects and a library with kernels links as g++ links);
   // the archives again while they give more, when the link groups them.
   LinkSymbols Link;
-  size_t DefinedBefore = 0;
-  for (int Pass = 0; Pass == 0 || (RescanArchives && Link.Defined.size() != DefinedBefore); ++Pass) {
-  DefinedBefore = Link.Defined.size();
-  for (bool Archives : {false, true})
-  for (const std::string &In : Inputs) {
-    if (isArchive(In) != Archives || (Pass > 0 && !Archives))
-      continue;
+  bool Needs = false;
+  consumeError(visitInLinkOrder(Inputs, RescanArchives, Link, [&](const std::string &In) -> Expected<bool> {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(In, false, false);
     if (!Buffer)
-      continue;  // not ours to judge: the link says what is wrong with it
+      return false;  // not ours to judge: the link says what is wrong with it
     Expected<std::unique_ptr<object::Binary>> Bin = object::createBinary((*Buffer)->getMemBufferRef());
     if (!Bin) {
       consumeError(Bin.takeError());
-      continue;
+      return false;
     }
     if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
       if (objectNeedsRuntime(*Obj))
-        return true;
+        return Needs = true;
       if (!(gccSlimLto(*Obj) && Link.addSlimLto(In)))
         Link.add(*Obj);
     } else if (auto *Ar = dyn_cast<object::Archive>(Bin->get())) {
@@ -581,16 +577,16 @@ bool needsOffloadRuntime(ArrayRef<std::string> Inputs, bool RescanArchives) {
           objectMembers(*Ar, (*Buffer)->getBuffer(), In, /*Strict=*/false);
       if (!Members) {
         consumeError(Members.takeError());
-        continue;
+        return false;
       }
       const std::vector<bool> Taken = membersTaken(Link, *Ar, *Members);
       for (size_t I = 0; I < Members->size(); ++I)
         if (Taken[I] && objectNeedsRuntime((*Members)[I].object()))
-          return true;
+          return Needs = true;
     }
-  }
-  }
-  return false;
+    return false;
+  }));
+  return Needs;
 }
 
 } // namespace offload::compiler

@@ -11,6 +11,7 @@
 #include "DeviceImageFile.h"
 #include "Subprocess.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <set>
@@ -72,6 +73,13 @@ std::vector<std::vector<std::string>> archiveIndex(const llvm::object::Archive &
 /// Whether a link's flags group archives (`-Wl,--start-group`, `-Wl,-(`): ld then reads the
 /// group's archives again until no member is taken, and so does the choice of their device code.
 bool groupsArchives(llvm::ArrayRef<std::string> LinkArgs);
+
+/// Visit(input) for Inputs as the link reads them: the objects, then the archives, and the
+/// archives again while Link (which Visit fills) gains definitions, under RescanArchives (ld's
+/// groups). Visit returns true to stop; its error stops and is returned.
+llvm::Error visitInLinkOrder(llvm::ArrayRef<std::string> Inputs, bool RescanArchives,
+                             const LinkSymbols &Link,
+                             llvm::function_ref<llvm::Expected<bool>(const std::string &)> Visit);
 
 /// The device code of an input: of an object (zero or more: a partial link's object holds
 /// several), or of the members of an archive (their kernels marked FromArchive) — every member,
