@@ -214,16 +214,11 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   if (!Found)
     return Fail(Found.takeError());
   std::move(Found->begin(), Found->end(), std::back_inserter(Units));
-  std::vector<std::pair<std::string, std::string>> LinkInputs;  // as the user knows them
+  // The link's objects as the user knows them: an object compiled here by its source.
+  std::vector<std::pair<std::string, std::string>> LinkInputs(ObjectSources.begin(), ObjectSources.end());
   for (const std::string &O : Objects)
-    LinkInputs.push_back({O, O});
-  for (const auto &[HostObject, Source] : ObjectSources)
-    if (llvm::find(Objects, HostObject) == Objects.end())
-      LinkInputs.push_back({HostObject, Source});
-  for (auto &[Path, Shown] : LinkInputs)
-    for (const auto &[HostObject, Source] : ObjectSources)
-      if (Path == HostObject)
-        Shown = Source;
+    if (llvm::none_of(ObjectSources, [&](const auto &P) { return P.first == O; }))
+      LinkInputs.push_back({O, O});
   Expected<DeviceImageFile> Program =
       linkDeviceCode(S, std::move(Units), OneSource ? S.Stem : S.Stem + ".linked", LinkInputs);
   if (!Program)
