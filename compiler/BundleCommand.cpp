@@ -110,13 +110,18 @@ Error copyFile(const std::string &From, const std::string &To, unsigned Mode) {
 
 constexpr unsigned Executable = 0755, Readable = 0644;
 
-/// Sets File's DT_RPATH to RPath (replacing any DT_RUNPATH), with patchelf.
+enum class SearchPath { RPath, RunPath };
+
+/// Sets File's DT_RPATH (replacing any DT_RUNPATH) or, with SearchPath::RunPath, its DT_RUNPATH
+/// to Path, with patchelf.
 Error setRPath(const std::string &Patchelf, const std::string &File, StringRef RPath,
-               StringRef TempDir) {
+               StringRef TempDir, SearchPath Kind = SearchPath::RPath) {
   std::string Out = (TempDir + "/patchelf.txt").str();
   sys::fs::remove(Out);
   std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef(Out)};
-  StringRef Args[] = {Patchelf, "--force-rpath", "--set-rpath", RPath, File};
+  SmallVector<StringRef, 5> Args = {Patchelf, "--force-rpath", "--set-rpath", RPath, File};
+  if (Kind == SearchPath::RunPath)
+    Args.erase(Args.begin() + 1);
   if (sys::ExecuteAndWait(Patchelf, Args, std::nullopt, Redirects) == 0)
     return Error::success();
   auto Text = MemoryBuffer::getFile(Out);
@@ -404,6 +409,15 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
       Copied[Soname] = {Path, B};
       if (Error E = copyFile(Path, Dir + "/lib/" + Soname, Readable))
         return E;
+      // The runtime opens the GPU drivers through this library, by the node's own search: it
+      // keeps a DT_RUNPATH, which makes dlopen ignore every DT_RPATH (runtime/system_dlopen.cpp;
+      // adversarial pass: a libcuda.so.1 in a folder of the build machine that a program's
+      // DT_RPATH names was loaded instead of the node's driver).
+      if (Soname == "liboffload-cxx-system-dl.so") {
+        if (Error E = setRPath(*Patchelf, Dir + "/lib/" + Soname, "$ORIGIN", Temp, SearchPath::RunPath))
+          return E;
+        continue;
+      }
       // The library's own search path after the bundle's (a plugin it dlopens through it,
       // $ORIGIN/plugins: adversarial pass), as for programs.
       SmallString<256> LibDir;

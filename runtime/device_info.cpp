@@ -52,7 +52,7 @@ struct gpu_listing {
 gpu_listing query_gpus() {
   gpu_listing listing;
   std::vector<device_info> &gpus = listing.gpus;
-  if (ol_result_t r = olInit()) {
+  if (ol_result_t r = rt::vendor::start_offload_api()) {
     if (rt::info_flags())
       rt::info_line("the offload API could not start (%s): no GPU is listed",
                     r->Details ? r->Details : "no details");

@@ -54,7 +54,7 @@ void add_cuda_gpus(const std::vector<std::string> &archs, std::vector<gpu_row> &
 /// GPUs through liboffload (not NVIDIA's when the CUDA driver drives them).
 void add_liboffload_gpus(const std::vector<std::string> &archs, bool with_nvidia,
                          std::vector<gpu_row> &rows) {
-  if (ol_result_t r = olInit()) {
+  if (ol_result_t r = vendor::start_offload_api()) {
     if (info_flags())
       info_line("LLVM's offload API could not start (%s): no GPU of it is used",
                 r->Details ? r->Details : "no details");
@@ -110,7 +110,7 @@ std::vector<gpu_row> find_gpus() {
   });
   const bool through_cuda = s.nvidia == settings::nvidia_backend::cuda;
   if (nvidia_images)
-    vendor::prepare_cuda_primary_contexts();
+    vendor::prepare_cuda_primary_contexts(/*retain=*/!through_cuda);
   if (nvidia_images && through_cuda)
     add_cuda_gpus(archs, rows);
   if (other_images || (nvidia_images && !through_cuda))

@@ -86,18 +86,24 @@ private:
 
 class cuda_gpu final : public device {
 public:
-  cuda_gpu(int number, std::string name, const cuda_driver &d, void *context, std::string arch,
+  cuda_gpu(int number, std::string name, const cuda_driver &d, int cu_device, std::string arch,
            std::uint32_t multiprocessors)
-      : device(number, std::move(name)), d_(d), context_(context), arch_(std::move(arch)),
+      : device(number, std::move(name)), d_(d), cu_device_(cu_device), arch_(std::move(arch)),
         multiprocessors_(multiprocessors), pool_(this, &allocate_block, &free_block) {}
 
   const cuda_driver &driver() const { return d_; }
   std::uint32_t multiprocessors() const { return multiprocessors_; }
 
+  /// Makes the device's primary context current, retaining it at the device's first use: as
+  /// with CUDA, counting or describing the GPUs starts no context, and a program that uses one
+  /// GPU of eight starts one (a context costs ~100 ms and some GPU memory).
   void make_current() const {
+    void *context = context_.load(std::memory_order_acquire);
+    if (!context)
+      context = retain_context();
     void *current = nullptr;
-    if (d_.ctx_get_current(&current) != 0 || current != context_)
-      d_.check(d_.ctx_set_current(context_));
+    if (d_.ctx_get_current(&current) != 0 || current != context)
+      d_.check(d_.ctx_set_current(context));
   }
 
   void *allocate(std::uint64_t bytes) override { return pool_.take(bytes); }
@@ -236,8 +242,20 @@ private:
     gpu.d_.mem_free(address(memory));
   }
 
+  void *retain_context() const {
+    std::lock_guard<std::mutex> hold(context_lock_);
+    if (void *context = context_.load(std::memory_order_relaxed))
+      return context;
+    void *context = nullptr;
+    d_.check(d_.primary_ctx_retain(&context, cu_device_));  // for the life of the process
+    context_.store(context, std::memory_order_release);
+    return context;
+  }
+
   const cuda_driver &d_;
-  void *context_;
+  const int cu_device_;
+  mutable std::atomic<void *> context_{nullptr};  // the primary context, once retained
+  mutable std::mutex context_lock_;
   std::string arch_;
   std::uint32_t multiprocessors_;  // 0: unknown
   memory_pool pool_;
@@ -481,14 +499,13 @@ void cuda_stream::sync() {
 std::unique_ptr<device> make_cuda_device(int number, int ordinal, std::string name) {
   const cuda_driver *d = cuda_driver::get();
   int dev = 0;
-  void *context = nullptr;
-  if (!d || d->device_get(&dev, ordinal) != 0 || d->primary_ctx_retain(&context, dev) != 0)
+  if (!d || d->device_get(&dev, ordinal) != 0)
     return nullptr;
   constexpr int multiprocessor_count = 16;  // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
   int multiprocessors = 0;
   if (d->device_get_attribute(&multiprocessors, multiprocessor_count, dev) != 0)
     multiprocessors = 0;
-  return std::make_unique<cuda_gpu>(number, std::move(name), *d, context, d->arch(ordinal),
+  return std::make_unique<cuda_gpu>(number, std::move(name), *d, dev, d->arch(ordinal),
                                     static_cast<std::uint32_t>(std::max(multiprocessors, 0)));
 }
 

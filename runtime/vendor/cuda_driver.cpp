@@ -9,6 +9,7 @@
 
 #include "../errors.hpp"
 #include "../settings.hpp"
+#include "../system_dlopen.hpp"
 
 #include <dlfcn.h>
 
@@ -16,9 +17,11 @@
 
 namespace offload::rt::vendor {
 namespace {
+// The node's driver, by the node's search (system_dlopen.hpp: a bundled program's DT_RPATH
+// names folders of the build machine).
 void *open_libcuda() {
-  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  return h ? h : dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+  void *h = offload_cxx_dlopen_system("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  return h ? h : offload_cxx_dlopen_system("libcuda.so", RTLD_NOW | RTLD_LOCAL);
 }
 } // namespace
 
@@ -110,8 +113,8 @@ std::string cuda_driver::uuid(int ordinal) const {
   return text;
 }
 
-void prepare_cuda_primary_contexts() {
-  static const bool done = [] {
+void prepare_cuda_primary_contexts(bool retain) {
+  static const bool done = [retain] {
     using schedule = settings::cuda_schedule;
     const schedule s = current_settings().schedule;
     const cuda_driver *d = cuda_driver::get();
@@ -131,8 +134,10 @@ void prepare_cuda_primary_contexts() {
       if (d->device_get(&device, i) != 0 || d->primary_ctx_get_state(device, &current, &active) != 0 ||
           active)
         continue;  // someone else chose already
-      // Retained for the life of the process.
-      if (d->primary_ctx_set_flags(device, flags) == 0)
+      // Retained here, for the life of the process, only for liboffload (its CUDA plugin would
+      // otherwise make the contexts with its own scheduling); the CUDA driver's devices retain
+      // theirs at their first use (cuda_device.cpp).
+      if (d->primary_ctx_set_flags(device, flags) == 0 && retain)
         d->primary_ctx_retain(&context, device);
     }
     return true;

@@ -70,8 +70,9 @@ struct cuda_driver {
   std::string uuid(int ordinal) const;
 };
 
-/// Activates every inactive CUDA primary context with CUDA's default scheduling (or
-/// OFFLOAD_CUDA_SCHEDULE's), before anything else uses them. Does nothing without a driver.
-void prepare_cuda_primary_contexts();
+/// Sets every inactive CUDA primary context's scheduling to CUDA's default (or
+/// OFFLOAD_CUDA_SCHEDULE's) before anything else uses them, and with `retain` activates them
+/// (for liboffload's CUDA plugin). Does nothing without a driver.
+void prepare_cuda_primary_contexts(bool retain);
 
 } // namespace offload::rt::vendor

@@ -2,12 +2,26 @@
 // table and device_info.
 #pragma once
 
+#include "../system_dlopen.hpp"
+
 #include <OffloadAPI.h>
+
+#include <dlfcn.h>
 
 #include <string>
 #include <vector>
 
 namespace offload::rt::vendor {
+
+/// olInit, with the GPU drivers liboffload's plugins open by name ("libcuda.so",
+/// "libhsa-runtime64.so") opened first by the node's own search (system_dlopen.hpp): the plugins'
+/// dlopen then finds them loaded, never through a bundled program's DT_RPATH. They stay open for
+/// the process's life, as the plugins keep them.
+inline ol_result_t start_offload_api() {
+  for (const char *driver : {"libcuda.so", "libhsa-runtime64.so"})
+    (void)offload_cxx_dlopen_system(driver, RTLD_LAZY | RTLD_GLOBAL);
+  return olInit();
+}
 
 /// The property as text, or empty when liboffload cannot say.
 inline std::string ol_text(ol_device_handle_t device, ol_device_info_t what) {
