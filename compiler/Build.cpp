@@ -232,17 +232,18 @@ Expected<Manifest> runHostMetadata(const BuildSettings &S, const std::string &So
   HostMetadataOptions O{Source,
                         std::vector<std::string>(MetadataFlags.begin(), MetadataFlags.end()),
                         S.L.IncludeDir, OFFLOAD_CXX_CLANG_RESOURCE_DIR, S.GccHostCompiler,
-                        Diagnostics, {}, "", {}, "", nullptr};
+                        Diagnostics, {}, "", {}, "", nullptr, ""};
   if (!DepFile.empty() && !S.Commands.DryRun)  // -### writes nothing (adversarial pass)
     O.DepArgs = {S.DepFlag, "-MF", DepFile};
   // No precompiled offload.hpp for a file compiled as written: it never includes it, and under
   // its own -std (gnu++11) the header failed to precompile again for every file (~200 ms each;
   // real_projects, bench/RESULTS.md 2026-12-05).
-  if (!S.AsWritten) {
-    if (Expected<Toolchain> Tools = findToolchain(S.L))
+  if (Expected<Toolchain> Tools = findToolchain(S.L)) {
+    O.ClangDriver = Tools->Clang;
+    if (!S.AsWritten)
       O.PchClang = Tools->Clang;
-    else
-      consumeError(Tools.takeError());
+  } else {
+    consumeError(Tools.takeError());
   }
   O.Commands = S.Commands;
   O.RewriteLambdasTo = RewriteTo;

@@ -592,7 +592,8 @@ Expected<Manifest> runHostMetadataPass(const HostMetadataOptions &Options) {
   auto parse = [&](bool WithPch) {
     M = Start;
     UsedPch = false;
-    std::vector<std::string> Args = {"clang++", "-fsyntax-only",
+    std::vector<std::string> Args = {Options.ClangDriver.empty() ? "clang++" : Options.ClangDriver,
+                                     "-fsyntax-only",
                                      "-resource-dir=" + Options.ClangResourceDir,
                                      "-I" + Options.OffloadIncludeDir,
                                      "-DOFFLOAD_IMPL_HOST_METADATA_PASS=1"};

@@ -37,6 +37,10 @@ struct HostMetadataOptions {
   /// manifest is made (the caller runs the pass again on the rewritten file).
   std::string RewriteLambdasTo;
   bool *Rewritten = nullptr;
+  /// The clang++ of LLVM 22 the parse runs as (its argv[0]): clang finds GCC's headers from its
+  /// own folder, and a bare "clang++" made them "/../lib/gcc/..." — headers found only through
+  /// merged /usr, and dependency files naming paths that do not exist (adversarial pass).
+  std::string ClangDriver;
 };
 
 /// Returns the manifest, or an error after clang printed the diagnostics.

@@ -107,25 +107,42 @@ static bool gccSlimLto(const object::ObjectFile &Obj) {
   return false;
 }
 
-bool LinkSymbols::addSlimLto(const std::string &Path) {
+/// `nm -P --no-sort Path`'s lines (binutils' nm loads GCC's LTO plugin, so it lists a slim
+/// -flto object's symbols); nothing when nm cannot say.
+static std::optional<std::vector<std::string>> nmLines(const std::string &Path) {
   ErrorOr<std::string> Nm = sys::findProgramByName("nm");
   if (!Nm)
-    return false;
+    return std::nullopt;
   SmallString<128> Out;
   if (sys::fs::createTemporaryFile("offload-cxx-nm", "txt", Out))
-    return false;
+    return std::nullopt;
   const std::string OutPath(Out);
   const std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(OutPath), StringRef("")};
   const int Status = sys::ExecuteAndWait(*Nm, {*Nm, "-P", "--no-sort", Path}, std::nullopt, Redirects);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(OutPath);
   sys::fs::remove(OutPath);
   if (Status != 0 || !Text)
-    return false;
+    return std::nullopt;
   SmallVector<StringRef, 64> Lines;
   (*Text)->getBuffer().split(Lines, '\n', -1, false);
-  for (StringRef Line : Lines) {  // "name type [value size]"
-    auto [Name, Rest] = Line.split(' ');
-    const char Type = Rest.empty() ? '?' : Rest.front();
+  std::vector<std::string> Result;
+  for (StringRef L : Lines)
+    Result.push_back(L.str());
+  return Result;
+}
+
+/// One line of `nm -P`: "name type [value size]".
+static std::pair<StringRef, char> nmSymbol(StringRef Line) {
+  auto [Name, Rest] = Line.split(' ');
+  return {Name, Rest.empty() ? '?' : Rest.front()};
+}
+
+bool LinkSymbols::addSlimLto(const std::string &Path) {
+  std::optional<std::vector<std::string>> Lines = nmLines(Path);
+  if (!Lines)
+    return false;
+  for (StringRef Line : *Lines) {
+    auto [Name, Type] = nmSymbol(Line);
     if (Name.empty() || Name == "__gnu_lto_slim")
       continue;
     if (Type == 'U') {
@@ -169,7 +186,8 @@ void LinkSymbols::addFile(const std::string &Path) {
 }
 
 std::vector<bool> LinkSymbols::take(ArrayRef<const object::ObjectFile *> Members,
-                                    ArrayRef<std::vector<std::string>> Indexed) {
+                                    ArrayRef<std::vector<std::string>> Indexed,
+                                    ArrayRef<std::vector<std::string>> IndexedUndefined) {
   std::vector<bool> Taken(Members.size(), false);
   auto indexedWanted = [&](size_t I) {
     return I < Indexed.size() &&
@@ -186,6 +204,10 @@ std::vector<bool> LinkSymbols::take(ArrayRef<const object::ObjectFile *> Members
             Defined.insert(N);
             Undefined.erase(N);
           }
+        if (I < IndexedUndefined.size())
+          for (const std::string &N : IndexedUndefined[I])
+            if (!Defined.count(N))
+              Undefined.insert(N);
       }
   }
   return Taken;
@@ -287,16 +309,54 @@ Expected<std::vector<ArchiveMember>> objectMembers(const object::Archive &Ar, St
   return Members;
 }
 
-/// Which of Members the link takes (LinkSymbols::take, with the archive's index).
+/// The symbols each slim -flto member of the archive at Input needs (as nm lists them, in the
+/// members' order: "Input[member]:" then its symbols), by member; empty for the others, and
+/// when no member is slim or nm cannot say. A member taken adds them, so a chain of slim members
+/// (a.o calls b.o's function, which calls c.o's) is taken whole, as ld's plugin takes it.
+std::vector<std::vector<std::string>> slimMembersUndefined(const std::string &Input,
+                                                           const std::vector<ArchiveMember> &Members) {
+  std::vector<bool> Slim;
+  for (const ArchiveMember &M : Members)
+    Slim.push_back(gccSlimLto(M.object()));
+  if (llvm::none_of(Slim, [](bool B) { return B; }))
+    return {};
+  std::optional<std::vector<std::string>> Lines = nmLines(Input);
+  if (!Lines)
+    return {};
+  std::vector<std::vector<std::string>> Undefined(Members.size());
+  size_t Next = 0;           // the member nm's next header is matched from
+  long Current = -1;         // the member whose symbols the lines are, -1: none of ours
+  const std::string Header = Input + "[";
+  for (StringRef Line : *Lines) {
+    if (Line.starts_with(Header) && Line.ends_with("]:")) {
+      const std::string Name = Line.drop_front(Header.size()).drop_back(2).str();
+      Current = -1;
+      for (size_t I = Next; I < Members.size(); ++I)
+        if (Members[I].Origin == Input + "(" + Name + ")") {
+          Current = static_cast<long>(I);
+          Next = I + 1;
+          break;
+        }
+      continue;
+    }
+    auto [Symbol, Type] = nmSymbol(Line);
+    if (Current >= 0 && Slim[Current] && Type == 'U' && !Symbol.empty())
+      Undefined[Current].push_back(Symbol.str());
+  }
+  return Undefined;
+}
+
+/// Which of Members of the archive at Input the link takes (LinkSymbols::take, with the
+/// archive's index and its slim -flto members' needs).
 std::vector<bool> membersTaken(LinkSymbols &Link, const object::Archive &Ar,
-                               const std::vector<ArchiveMember> &Members) {
+                               const std::vector<ArchiveMember> &Members, const std::string &Input) {
   std::vector<const object::ObjectFile *> Objects;
   std::vector<uint64_t> Offsets;
   for (const ArchiveMember &M : Members) {
     Objects.push_back(&M.object());
     Offsets.push_back(M.Offset);
   }
-  return Link.take(Objects, archiveIndex(Ar, Offsets));
+  return Link.take(Objects, archiveIndex(Ar, Offsets), slimMembersUndefined(Input, Members));
 }
 } // namespace
 
@@ -338,7 +398,7 @@ Expected<std::vector<DeviceImageFile>> readDeviceCode(MemoryBufferRef Bytes,
       return Members.takeError();
     // The members the link takes (LinkSymbols::take); every member without Link.
     const std::vector<bool> Taken =
-        Link ? membersTaken(*Link, *Ar, *Members) : std::vector<bool>(Members->size(), true);
+        Link ? membersTaken(*Link, *Ar, *Members, Input) : std::vector<bool>(Members->size(), true);
     for (size_t I = 0; I < Members->size(); ++I) {
       if (!Taken[I])
         continue;
@@ -579,7 +639,7 @@ bool needsOffloadRuntime(ArrayRef<std::string> Inputs, bool RescanArchives) {
         consumeError(Members.takeError());
         return false;
       }
-      const std::vector<bool> Taken = membersTaken(Link, *Ar, *Members);
+      const std::vector<bool> Taken = membersTaken(Link, *Ar, *Members, In);
       for (size_t I = 0; I < Members->size(); ++I)
         if (Taken[I] && objectNeedsRuntime((*Members)[I].object()))
           return Needs = true;

@@ -60,9 +60,11 @@ struct LinkSymbols {
   /// Which of an archive's Members the link takes (each defines a symbol undefined when it is
   /// reached, again until none more: a member taken may need another); their symbols added.
   /// Indexed: each member's symbols as the archive's index lists them (archiveIndex), for
-  /// members whose own symbol table does not show them (GCC's slim -flto objects).
+  /// members whose own symbol table does not show them (GCC's slim -flto objects);
+  /// IndexedUndefined: the symbols such a member needs (through nm), added when it is taken.
   std::vector<bool> take(llvm::ArrayRef<const llvm::object::ObjectFile *> Members,
-                         llvm::ArrayRef<std::vector<std::string>> Indexed = {});
+                         llvm::ArrayRef<std::vector<std::string>> Indexed = {},
+                         llvm::ArrayRef<std::vector<std::string>> IndexedUndefined = {});
 };
 
 /// The symbols an archive's index (its armap, which `ar` writes with the LTO plugin's help for

@@ -78,8 +78,10 @@ std::string hint(const kernel_info *kernel, const detail::launch_request &reques
   return " (a pointer or reference parameter maps one object: pass a std::span for an array)";
 }
 
-/// What a fault in the guard pages around an object means: ", 240 bytes beyond the end of the
-/// CPU device's copy of parameter 'y' (4 bytes) (...)"; "" for other faults.
+/// What a fault in the guard pages around an object means: ", at byte offset 520 of the CPU
+/// device's copy of parameter 'y' (400 bytes), past its end (...)" — the offset from the
+/// object's start, which divided by the element's size is the index the kernel used (new user:
+/// "N bytes beyond the end" read one too many either way); "" for other faults.
 std::string guard_page_text(const kernel_info *kernel, const detail::launch_request &request,
                             const abi::slot_t *slots, const cpu_fault &fault) {
   if (fault.stack_overflow || (fault.signal != SIGSEGV && fault.signal != SIGBUS))
@@ -91,15 +93,16 @@ std::string guard_page_text(const kernel_info *kernel, const detail::launch_requ
   if (address >= b.begin && address < b.end)
     return "";
   const bool after = address >= b.end;
-  const std::uint64_t distance = after ? address - b.end + 1 : b.begin - address;
-  const std::string where = std::to_string(distance) + (distance == 1 ? " byte " : " bytes ") +
-                            (after ? "beyond the end of " : "before the start of ");
+  const std::string offset =
+      after ? std::to_string(address - b.begin) : "-" + std::to_string(b.begin - address);
+  const std::string side = after ? ", past its end" : ", before its start";
   const int slot = slot_in(request, slots, b, after);
   if (slot < 0)
-    return ", " + where + "an object of " + std::to_string(b.end - b.begin) +
-           " bytes on the CPU device that is none of this launch's arguments (the kernel went "
-           "farther than the guard pages after its own objects, or reached another)";
-  return ", " + where + object_text(kernel, request, slot, b) +
+    return ", at byte offset " + offset + " of an object of " + std::to_string(b.end - b.begin) +
+           " bytes on the CPU device that is none of this launch's arguments" + side +
+           " (the kernel went farther than the guard pages after its own objects, or reached "
+           "another)";
+  return ", at byte offset " + offset + " of " + object_text(kernel, request, slot, b) + side +
          hint(kernel, request, static_cast<std::uint32_t>(slot));
 }
 

@@ -28,6 +28,11 @@
 
 namespace offload {
 
+namespace detail {
+template <class T_> struct is_std_span : std::false_type {};
+template <class T_, std::size_t N_> struct is_std_span<std::span<T_, N_>> : std::true_type {};
+} // namespace detail
+
 /// A point in a queue; done once the queue has run everything enqueued before it.
 class event {
 public:
@@ -95,18 +100,25 @@ public:
     enqueue_launch(&r.items, kernel, r.config(), std::forward<A_>(args)...);
   }
 
-  /// Enqueues a copy from host memory into a buffer (host must stay alive until it runs).
+  /// Enqueues a copy from host memory into a buffer (host must stay alive until it runs). The
+  /// host side is anything a std::span views (a std::vector, a std::array, a span).
   template <class T_>
-  void copy(const buffer<T_> &dst, std::span<const T_> host,
+  void copy(const buffer<T_> &dst, std::type_identity_t<std::span<const T_>> host,
             std::source_location where = std::source_location::current()) {
     enqueue_copy(dst.data().get(), host.data(), host.size(), dst.size(), true, where);
   }
   /// Enqueues a copy from a buffer into host memory.
   template <class T_>
-  void copy(std::span<T_> host, const buffer<T_> &src,
+  void copy(std::type_identity_t<std::span<T_>> host, const buffer<T_> &src,
             std::source_location where = std::source_location::current()) {
     enqueue_copy(host.data(), src.data().get(), host.size(), src.size(), false, where);
   }
+  /// A temporary container (not a span) would be gone before the copy runs: refused — keep the
+  /// data in a variable that lives until the queue has run the copy.
+  template <class T_, class R_>
+    requires(!std::is_lvalue_reference_v<R_> && !detail::is_std_span<std::remove_cvref_t<R_>>::value)
+  void copy(const buffer<T_> &dst, R_ &&temporary_host_data,
+            std::source_location where = std::source_location::current()) = delete;
 
   /// Enqueues a fill of the buffer's elements [offset, offset + count) with `value` (all of them
   /// without offset and count), as cudaMemsetAsync; the buffer must stay alive until it runs.

@@ -86,6 +86,13 @@ template <class T_ = unsigned char> inline T_ *dynamic_shared() {
 
 #endif
 
+/// offload::shared<T>() without its tag (new user: "candidate expects 1 argument, 0 provided").
+template <class T_, bool Tagless_ = true> T_ &shared() {
+  static_assert(!Tagless_, "offload::shared<T>() takes a tag: write offload::shared<T>([] {}) "
+                           "(each [] {} is a type of its own, which names this array)");
+  return shared<T_>([] {});
+}
+
 /// The work-item's index within its workgroup, x fastest.
 inline std::uint32_t local_linear_id() {
   return (thread_id_z() * block_dim_y() + thread_id_y()) * block_dim_x() + thread_id_x();

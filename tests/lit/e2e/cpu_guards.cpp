@@ -20,13 +20,13 @@
 //
 // CHECK: one past y: kernel 'saxpy' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{[0-9]+}} threads): it wrote past the end of the CPU device's copy of parameter 'y' (4 bytes), up to 4 bytes beyond it (a pointer or reference parameter maps one object: pass a std::span for an array); the host's data is as it was before the launch
 // CHECK-NEXT: one past y: host data unchanged
-// CHECK: saxpy n=100: kernel 'saxpy' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), {{[0-9]+}} bytes beyond the end of the CPU device's copy of parameter '{{[xy]}}' (4 bytes) (a pointer or reference parameter maps one object: pass a std::span for an array); the host's data is as it was before the launch
+// CHECK: saxpy n=100: kernel 'saxpy' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), at byte offset {{[0-9]+}} of the CPU device's copy of parameter '{{[xy]}}' (4 bytes), past its end (a pointer or reference parameter maps one object: pass a std::span for an array); the host's data is as it was before the launch
 // CHECK-NEXT: saxpy n=100: host data unchanged
-// CHECK: saxpy n=1000: kernel 'saxpy' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), {{[0-9]+}} bytes beyond the end of the CPU device's copy of parameter '{{[xy]}}' (4 bytes)
+// CHECK: saxpy n=1000: kernel 'saxpy' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), at byte offset {{[0-9]+}} of the CPU device's copy of parameter '{{[xy]}}' (4 bytes), past its end
 // CHECK-NEXT: saxpy n=1000: host data unchanged
-// CHECK: saxpy n=100000: kernel 'saxpy' launched at {{.*}}(SIGSEGV), {{[0-9]+}} bytes beyond the end of the CPU device's copy of parameter '{{[xy]}}' (4 bytes)
+// CHECK: saxpy n=100000: kernel 'saxpy' launched at {{.*}}(SIGSEGV), at byte offset {{[0-9]+}} of the CPU device's copy of parameter '{{[xy]}}' (4 bytes), past its end
 // CHECK-NEXT: saxpy n=100000: host data unchanged
-// CHECK: saxpy n=10000000: kernel 'saxpy' launched at {{.*}}(SIGSEGV), {{[0-9]+}} bytes beyond the end of the CPU device's copy of parameter '{{[xy]}}' (4 bytes)
+// CHECK: saxpy n=10000000: kernel 'saxpy' launched at {{.*}}(SIGSEGV), at byte offset {{[0-9]+}} of the CPU device's copy of parameter '{{[xy]}}' (4 bytes), past its end
 // CHECK-NEXT: saxpy n=10000000: host data unchanged
 // CHECK: span one past: kernel 'past_span' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): it wrote past the end of the CPU device's copy of parameter 's' (400 bytes), up to 4 bytes beyond it; the host's data is as it was before the launch
 // CHECK-NEXT: span one past: host data unchanged
@@ -34,11 +34,11 @@
 // CHECK-NEXT: span one before: host data unchanged
 // CHECK: array past: kernel 'past_array' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): it wrote past the end of the CPU device's copy of parameter 'a' (16 bytes), up to 16 bytes beyond it (a pointer
 // CHECK-NEXT: array past: host data unchanged
-// CHECK: reference far: kernel 'far_reference' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), 4089 bytes beyond the end of the CPU device's copy of parameter 'r' (8 bytes)
+// CHECK: reference far: kernel 'far_reference' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), at byte offset 4096 of the CPU device's copy of parameter 'r' (8 bytes), past its end
 // CHECK-NEXT: reference far: host data unchanged
-// CHECK: read far: kernel 'read_far' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), {{[0-9]+}} bytes beyond the end of the CPU device's copy of parameter 's' (400 bytes); the host's data is as it was before the launch
+// CHECK: read far: kernel 'read_far' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), at byte offset {{[0-9]+}} of the CPU device's copy of parameter 's' (400 bytes), past its end; the host's data is as it was before the launch
 // CHECK: buffer one past: kernel 'fill' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): it wrote past the end of the buffer passed as parameter 'p' (400 bytes), up to 4 bytes beyond it; the host's data is as it was before the launch
-// CHECK: buffer far: kernel 'fill' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), {{[0-9]+}} bytes beyond the end of the buffer passed as parameter 'p' (400 bytes)
+// CHECK: buffer far: kernel 'fill' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), at byte offset {{[0-9]+}} of the buffer passed as parameter 'p' (400 bytes), past its end
 // CHECK: buffer after: 1 1 1
 // CHECK: region: kernel 'past_span' launched at cpu_guards.cpp:[[#]] failed on CPU device ({{.*}}): it wrote past the end of the CPU device's copy of parameter 's'
 // CHECK-NEXT: region: host data unchanged
@@ -48,7 +48,7 @@
 // CHECK: after the errors: all checks passed
 //
 // NEAR: offload-cxx: error: kernel 'saxpy' launched at cpu_guards.cpp:[[#]] failed on CPU device (2 threads): it wrote past the end of the CPU device's copy of parameter 'y' (4 bytes)
-// FAR: offload-cxx: error: kernel 'saxpy' launched at cpu_guards.cpp:[[#]] failed on CPU device (2 threads): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), {{[0-9]+}} bytes beyond the end of the CPU device's copy of parameter '{{[xy]}}' (4 bytes)
+// FAR: offload-cxx: error: kernel 'saxpy' launched at cpu_guards.cpp:[[#]] failed on CPU device (2 threads): invalid memory access at address 0x{{[0-9a-f]+}} (SIGSEGV), at byte offset {{[0-9]+}} of the CPU device's copy of parameter '{{[xy]}}' (4 bytes), past its end
 // AT-EXIT: offload-cxx: error: a kernel on CPU device ({{.*}}) wrote past the end of a buffer of 400 bytes, up to 4 bytes beyond it (found when the buffer was released
 #include <offload/offload.hpp>
 
