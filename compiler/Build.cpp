@@ -502,13 +502,16 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
       return createFileError(Object, EC);
     return Error::success();
   }
-  // An output that is a symbolic link, as g++'s assembler takes it: a dangling link is written
-  // through (its target made: the link was replaced by a file, adversarial pass); a link to a
-  // file that exists is replaced by the object, the file left as it was (it was overwritten
-  // with the object: adversarial pass). A file compiled as written has had g++ write the object
-  // already: a link still there was written through.
+  // An output that is a symbolic link, as g++'s assembler (BFD) takes it: a link to a file that
+  // is not empty is replaced by the object, the file left as it was (it was overwritten with the
+  // object: adversarial pass); a dangling link, or one to an empty file, is written through (the
+  // link was replaced: adversarial passes — `-o /dev/stdout > f.o`, as root, replaced the
+  // system's /dev/stdout with a file and left f.o empty). A file compiled as written has had g++
+  // write the object already: a link still there was written through.
   std::string Written = throughSymlink(Object);
-  if (Written != Object && sys::fs::exists(Written) && !S.AsWritten)
+  if (sys::fs::file_status Target; Written != Object && !S.AsWritten &&
+                                   !sys::fs::status(Written, Target) && sys::fs::exists(Target) &&
+                                   Target.getSize() != 0)
     Written = Object;
   // A folder the object cannot be written into: said first, in one line (it came after every
   // compile, as llvm-objcopy's error and "'llvm-objcopy' failed": adversarial pass).

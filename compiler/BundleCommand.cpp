@@ -142,24 +142,20 @@ std::string readRPath(const std::string &Patchelf, const std::string &File, Stri
   return Text ? (*Text)->getBuffer().trim().split('\n').first.str() : "";
 }
 
-/// A bundled program's search path: the bundle's libraries first, then the program's own
-/// entries (a plugin it dlopens through them still loads: adversarial pass). An entry relative to
-/// the program ($ORIGIN) is kept as written (files the user puts in the bundle) and also as the
-/// folder it named where the program was built.
-std::string bundledRPath(StringRef Own, StringRef ProgramDir, StringRef Bundle = "$ORIGIN/../lib") {
+/// A bundled program's search path: the bundle's libraries first, then the program's own entries
+/// relative to it ($ORIGIN/plugins: a plugin it dlopens from a folder of the bundle still loads:
+/// adversarial pass). Its other entries are the build machine's folders (`-Wl,-rpath`, CMake's
+/// build tree, LLVM's) and are dropped: DT_RPATH is searched first for every library a program
+/// loads, libc.so.6 included, and on a node such a folder (NFS) held libraries that were loaded
+/// before the node's own (adversarial pass). A plugin the program loads from such a folder goes
+/// into the bundle, beside it as its $ORIGIN entry says (docs/user-guide.md, "Bundles").
+std::string bundledRPath(StringRef Own, StringRef Bundle = "$ORIGIN/../lib") {
   std::string Path = Bundle.str();
   SmallVector<StringRef> Entries;
   Own.split(Entries, ':', -1, /*KeepEmpty=*/false);
-  for (StringRef E : Entries) {
-    Path += ":" + E.str();
-    for (StringRef Origin : {"${ORIGIN}", "$ORIGIN"})
-      if (E.contains(Origin)) {
-        std::string Resolved = E.str();
-        Resolved.replace(Resolved.find(Origin), Origin.size(), ProgramDir.str());
-        Path += ":" + Resolved;
-        break;
-      }
-  }
+  for (StringRef E : Entries)
+    if (E.contains("$ORIGIN") || E.contains("${ORIGIN}"))
+      Path += ":" + E.str();
   return Path;
 }
 
@@ -359,11 +355,7 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
                                Name.c_str(), Name == "bin" || Name == "lib" ? "folder" : "file");
     if (Error E = copyFile(P, Dir + "/bin/" + Name, Executable))
       return E;
-    SmallString<256> ProgramDir;  // what $ORIGIN meant: the folder of the file, links followed
-    if (sys::fs::real_path(P, ProgramDir))
-      ProgramDir = P, sys::fs::make_absolute(ProgramDir);
-    sys::path::remove_filename(ProgramDir);
-    const std::string RPath = bundledRPath(readRPath(*Patchelf, P, Temp), ProgramDir);
+    const std::string RPath = bundledRPath(readRPath(*Patchelf, P, Temp));
     if (Error E = setRPath(*Patchelf, Dir + "/bin/" + Name, RPath, Temp))
       return E;
     if (Error E = writeText(Dir + "/lib/offload-cxx/" + Name + ".archs", join(*Archs, ","), Readable))
@@ -418,14 +410,10 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
           return E;
         continue;
       }
-      // The library's own search path after the bundle's (a plugin it dlopens through it,
+      // The library's own entries relative to it after the bundle's (a plugin it dlopens through
       // $ORIGIN/plugins: adversarial pass), as for programs.
-      SmallString<256> LibDir;
-      if (sys::fs::real_path(Path, LibDir))
-        LibDir = Path, sys::fs::make_absolute(LibDir);
-      sys::path::remove_filename(LibDir);
       if (Error E = setRPath(*Patchelf, Dir + "/lib/" + Soname,
-                             bundledRPath(readRPath(*Patchelf, Path, Temp), LibDir, "$ORIGIN"), Temp))
+                             bundledRPath(readRPath(*Patchelf, Path, Temp), "$ORIGIN"), Temp))
         return E;
       if (BundleVerbose)
         outs() << "  " << Soname << " <- " << Path << "\n";
