@@ -14,6 +14,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -434,6 +435,61 @@ std::optional<std::string> fasterLinkerFlag(ArrayRef<std::string> UserLinkArgs) 
   for (const std::string &A : UserLinkArgs)
     if (StringRef(A).starts_with("-fuse-ld=") || StringRef(A).starts_with("--ld-path="))
       return std::nullopt;
+  // Options for the linker that gold does not take (`-z separate-code`, `-z
+  // pack-relative-relocs`, `--no-warn-rwx-segments`, `--print-memory-usage`, `-static-pie`:
+  // "unknown option", only once the program had a kernel; adversarial pass) get g++'s own
+  // linker: only those below, which gold takes as GNU ld does, keep gold.
+  static const char *const GoldOptions[] = {
+      "-rpath", "-rpath-link", "--rpath", "--rpath-link", "-soname", "--soname", "-h",
+      "--as-needed", "--no-as-needed", "--start-group", "--end-group", "-(", "-)", "-Bstatic",
+      "-Bdynamic", "-Bsymbolic", "-Bsymbolic-functions", "--whole-archive", "--no-whole-archive",
+      "-O1", "-O2", "--gc-sections", "--no-gc-sections", "--export-dynamic", "-E",
+      "--no-undefined", "--allow-shlib-undefined", "--version-script", "-Map", "--build-id",
+      "--hash-style", "--eh-frame-hdr", "--enable-new-dtags", "--disable-new-dtags", "-L",
+      "-l", "--exclude-libs", "--dynamic-list", "--no-undefined-version", "--icf", "-s",
+      "--strip-all", "-S", "--strip-debug", "--fatal-warnings", "--wrap", "--defsym", "-u",
+      "--undefined", "-e", "--entry", "--sort-common", "--threads", "--compress-debug-sections",
+      "--gdb-index", "--dependency-file", "--color-diagnostics", "-z"};
+  static const char *const GoldZKeywords[] = {
+      "relro", "norelro", "now", "lazy", "defs", "undefs", "noexecstack", "execstack", "origin",
+      "nodelete", "text", "notext", "textoff", "max-page-size", "common-page-size",
+      "nocopyreloc", "initfirst", "interpose", "loadfltr", "nodefaultlib", "nodlopen",
+      "nodump", "muldefs", "stack-size", "global"};
+  auto goldTakes = [&](ArrayRef<StringRef> Words) {
+    for (size_t I = 0; I < Words.size(); ++I) {
+      StringRef W = Words[I];
+      if (!W.starts_with("-"))
+        continue;  // a value (-rpath's folder, a file)
+      if (W == "-z") {
+        StringRef Key = I + 1 < Words.size() ? Words[++I].split('=').first : "";
+        if (!llvm::is_contained(GoldZKeywords, Key))
+          return false;
+        continue;
+      }
+      StringRef Name = W.split('=').first;
+      if (!llvm::any_of(GoldOptions, [&](StringRef G) {
+            return Name == G || ((G == "-L" || G == "-l" || G == "-u" || G == "-h" || G == "-e") &&
+                                 Name.starts_with(G) && Name.size() > 2);
+          }))
+        return false;
+    }
+    return true;
+  };
+  for (size_t I = 0; I < UserLinkArgs.size(); ++I) {
+    StringRef Arg(UserLinkArgs[I]);
+    SmallVector<StringRef, 8> Words;
+    if (Arg.starts_with("-Wl,"))
+      Arg.drop_front(4).split(Words, ',');
+    else if ((Arg == "-Xlinker" || Arg == "-z") && I + 1 < UserLinkArgs.size())
+      Words = {Arg == "-z" ? "-z" : StringRef(UserLinkArgs[++I]),
+               Arg == "-z" ? StringRef(UserLinkArgs[++I]) : StringRef()};
+    else if (Arg.starts_with("-static") || Arg.starts_with("-T"))
+      return std::nullopt;  // -static(-pie): gold's errors quoted our temporary objects
+    if (Words.size() == 2 && Words[1].empty())
+      Words.pop_back();
+    if (!goldTakes(Words))
+      return std::nullopt;
+  }
   if (std::getenv("OFFLOAD_CXX_NO_GOLD") || !sys::findProgramByName("ld.gold"))
     return std::nullopt;
   return std::string("-fuse-ld=gold");
@@ -534,6 +590,15 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
     return createStringError(inconvertibleErrorCode(),
                              "-static: a program with kernels links offload's runtime, a shared "
                              "library that loads the GPU drivers; link without -static");
+  // Both static: the program's exception handling is its own copy (libstdc++ and libgcc's
+  // unwinder), the runtime's the shared one, and an offload::error the runtime throws ends the
+  // program (std::terminate) instead of reaching its catch (adversarial pass). Either alone works.
+  if (llvm::is_contained(O.LinkArgs, "-static-libgcc") &&
+      llvm::is_contained(O.LinkArgs, "-static-libstdc++"))
+    WithColor::warning(errs(), "offload-cxx")
+        << "-static-libgcc with -static-libstdc++: an offload::error thrown by offload's runtime "
+           "(a shared library) cannot reach this program's catch and ends it; drop one of them "
+           "to catch such errors\n";
   Link.insert(Link.end(), Added.begin(), Added.end());
   Link.insert(Link.end(), {"-o", OutPath.str()});
   for (std::string &A : runtimeLinkArgs(O.RuntimeLibDir))
