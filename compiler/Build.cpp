@@ -165,11 +165,15 @@ Expected<Manifest> deferredExports(const std::string &Source, ArrayRef<std::stri
   Manifest M;
   if (S.Commands.DryRun)
     return M;
-  Expected<bool> Defines = definesFunctions(HostObject);
-  if (!Defines)
-    return Defines.takeError();
-  if (!*Defines)
+  Expected<std::vector<ManifestExport>> Functions = functionsDefinedBy(HostObject);
+  if (!Functions)
+    return Functions.takeError();
+  if (Functions->empty())
     return M;  // nothing for another file's kernel: the host compiler's object alone
+  // A slim -flto object's functions are known only through nm (functionsDefinedBy): kept in the
+  // manifest, since the link reads an object's own symbol table, which holds none of them.
+  if (!definesFunctionsInSymbolTable(HostObject))
+    M.Exports = std::move(*Functions);
   SmallString<256> Path(Source);
   sys::fs::make_absolute(Path);
   M.Source = std::string(Path);

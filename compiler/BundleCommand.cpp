@@ -378,7 +378,12 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
 
   StringMap<std::pair<std::string, std::string>> Copied;  // soname -> (path, the binary's)
   for (const std::string &B : Binaries) {
-    auto Libs = neededLibraries(B, Temp);
+    // ldd of the file itself, not of a link to it: $ORIGIN is the file's folder (adversarial
+    // pass: a program given through a link "needed" libraries its $ORIGIN/../lib held).
+    SmallString<256> Real;
+    if (sys::fs::real_path(B, Real))
+      Real = B;
+    auto Libs = neededLibraries(std::string(Real), Temp);
     if (!Libs)
       return Libs.takeError();
     for (auto &[Soname, Path] : *Libs) {
@@ -406,7 +411,7 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
       // adversarial pass: a libcuda.so.1 in a folder of the build machine that a program's
       // DT_RPATH names was loaded instead of the node's driver).
       if (Soname == "liboffload-cxx-system-dl.so") {
-        if (Error E = setRPath(*Patchelf, Dir + "/lib/" + Soname, "$ORIGIN", Temp, SearchPath::RunPath))
+        if (Error E = setRPath(*Patchelf, Dir + "/lib/" + Soname, "/dev/null", Temp, SearchPath::RunPath))
           return E;
         continue;
       }

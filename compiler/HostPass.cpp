@@ -451,7 +451,7 @@ std::optional<std::string> fasterLinkerFlag(ArrayRef<std::string> UserLinkArgs) 
       "--undefined", "-e", "--entry", "--sort-common", "--threads", "--compress-debug-sections",
       "--gdb-index", "--dependency-file", "--color-diagnostics", "-z"};
   static const char *const GoldZKeywords[] = {
-      "relro", "norelro", "now", "lazy", "defs", "undefs", "noexecstack", "execstack", "origin",
+      "relro", "norelro", "now", "lazy", "defs", "noexecstack", "execstack", "origin",
       "nodelete", "text", "notext", "textoff", "max-page-size", "common-page-size",
       "nocopyreloc", "initfirst", "interpose", "loadfltr", "nodefaultlib", "nodlopen",
       "nodump", "muldefs", "stack-size", "global"};
@@ -586,10 +586,12 @@ Error linkProgram(ArrayRef<std::string> Objects, const DeviceImageFile &File,
   }
   // offload's runtime is a shared library (it loads the GPU drivers, which are): a fully static
   // program cannot hold it — one line, not the linker's wall of undefined references.
-  if (llvm::any_of(O.LinkArgs, [](StringRef A) { return A == "-static" || A == "--static"; }))
-    return createStringError(inconvertibleErrorCode(),
-                             "-static: a program with kernels links offload's runtime, a shared "
-                             "library that loads the GPU drivers; link without -static");
+  for (StringRef A : O.LinkArgs)
+    if (A == "-static" || A == "--static" || A == "-static-pie")
+      return createStringError(inconvertibleErrorCode(),
+                               "%s: a program with kernels links offload's runtime, a shared "
+                               "library that loads the GPU drivers; link without %s",
+                               A.str().c_str(), A.str().c_str());
   // Both static: the program's exception handling is its own copy (libstdc++ and libgcc's
   // unwinder), the runtime's the shared one, and an offload::error the runtime throws ends the
   // program (std::terminate) instead of reaching its catch (adversarial pass). Either alone works.

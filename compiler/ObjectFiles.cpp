@@ -539,7 +539,30 @@ Expected<std::vector<ManifestExport>> functionsDefinedBy(const std::string &Obje
       object::ObjectFile::createObjectFile(Object);
   if (!File)
     return createFileError(Object, File.takeError());
+  // GCC's slim -flto object: its functions as nm lists them (its symbol table holds none; the
+  // file's object then had no device-code section, and a kernel of another file calling one of
+  // them failed the GPU link: adversarial pass). Global text symbols, weak ones too.
+  if (gccSlimLto(*File->getBinary())) {
+    std::vector<ManifestExport> Functions;
+    if (std::optional<std::vector<std::string>> Lines = nmLines(Object))
+      for (StringRef Line : *Lines) {
+        auto [Name, Type] = nmSymbol(Line);
+        if ((Type == 'T' || Type == 'W') && !Name.empty() && Name != "main")
+          Functions.push_back({Name.str(), "", /*UsesBarriers=*/false, /*Weak=*/Type == 'W'});
+      }
+    return Functions;
+  }
   return definedFunctions(*File->getBinary());
+}
+
+bool definesFunctionsInSymbolTable(const std::string &Object) {
+  Expected<object::OwningBinary<object::ObjectFile>> File =
+      object::ObjectFile::createObjectFile(Object);
+  if (!File) {
+    consumeError(File.takeError());
+    return false;
+  }
+  return !definedFunctions(*File->getBinary()).empty();
 }
 
 Expected<bool> definesFunctions(const std::string &Object) {

@@ -40,6 +40,9 @@ bool needsOffloadRuntime(llvm::ArrayRef<std::string> Inputs, bool RescanArchives
 /// Whether a host object defines any function with external linkage (a kernel of another file
 /// may call it: Manifest::ExportsDeferred).
 llvm::Expected<bool> definesFunctions(const std::string &Object);
+/// Whether Object's own symbol table shows a function it defines (a GCC slim -flto object's
+/// shows none: functionsDefinedBy reads them through nm).
+bool definesFunctionsInSymbolTable(const std::string &Object);
 /// The functions with external linkage a host object defines, as a deferred manifest's exports.
 llvm::Expected<std::vector<ManifestExport>> functionsDefinedBy(const std::string &Object);
 

@@ -56,6 +56,10 @@ int main(int argc, char **argv) {
   for (const std::string &a : archs)
     built_for += (built_for.empty() ? "" : ",") + a;
   const std::vector<offload::device_info> devices = offload::list_devices();
+  // What the program holds, whatever this machine has (new user: no command said whether a
+  // build really held sm_90 code).
+  if (with_program)
+    std::printf("%s holds code for: %s\n", program.c_str(), built_for.c_str());
   std::printf("%zu device%s:\n", devices.size(), devices.size() == 1 ? "" : "s");
   int gpu = 0;
   for (const offload::device_info &d : devices) {

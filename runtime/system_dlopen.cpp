@@ -7,9 +7,10 @@
 // programs and libraries carry DT_RPATH (to come before LD_LIBRARY_PATH), and a program keeps
 // its own entries in it (folders of the build machine: `-Wl,-rpath`, CMake's build tree), so a
 // `libcuda.so.1` in such a folder would be loaded instead of the node's driver. This library is
-// the calling object for the driver's dlopen: it has a DT_RUNPATH (its folder, where a bundle
-// holds no driver) and needs nothing but the C library, so bundles leave it as it is
-// (compiler/BundleCommand.cpp). docs/design.md, "Bundles".
+// the calling object for the driver's dlopen: it has a DT_RUNPATH that names no folder
+// (`/dev/null`: not even its own, where a bundle's user could put a library) and needs nothing but
+// the C library, so bundles leave it as it is (compiler/BundleCommand.cpp). docs/design.md,
+// "Bundles".
 #include <dlfcn.h>
 
 extern "C" __attribute__((visibility("default"))) void *offload_cxx_dlopen_system(const char *name,
