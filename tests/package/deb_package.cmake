@@ -35,7 +35,8 @@ string(REGEX MATCH "Depends: [^\n]*" depends "${fields}")
 string(REPLACE "Depends: " "" depends_list "${depends}")
 string(REPLACE ", " ";" depends_list "${depends_list}")
 execute_process(COMMAND dpkg -x ${deb} ${root} COMMAND_ERROR_IS_FATAL ANY)
-foreach(f usr/bin/offload-cxx usr/lib/liboffload-cxx-rt.so usr/include/offload/offload.hpp
+foreach(f usr/bin/offload-cxx usr/lib/liboffload-cxx-rt.so usr/lib/liboffload-cxx-system-dl.so
+          usr/include/offload/offload.hpp
           usr/lib/offload-cxx/offload-cxx-devices usr/lib/cmake/OffloadCxx/OffloadCxxConfig.cmake
           usr/lib/cmake/OffloadCxx/OffloadCxxTargets.cmake)
   if(NOT EXISTS ${root}/${f})
@@ -65,6 +66,11 @@ foreach(binary usr/bin/offload-cxx usr/lib/liboffload-cxx-rt.so)
       message(FATAL_ERROR "${binary} needs ${n}, which ldd does not resolve:\n${ldd}")
     endif()
     file(REAL_PATH ${p} real)
+    file(REAL_PATH ${root} real_root)
+    if(real MATCHES "^${real_root}/")
+      message("${binary}: ${n} from the .deb itself")
+      continue()  # the package's own library (liboffload-cxx-system-dl.so beside the runtime)
+    endif()
     execute_process(COMMAND dpkg -S ${real} OUTPUT_VARIABLE owner RESULT_VARIABLE rc ERROR_QUIET)
     if(NOT rc EQUAL 0)
       execute_process(COMMAND dpkg -S ${p} OUTPUT_VARIABLE owner RESULT_VARIABLE rc ERROR_QUIET)
