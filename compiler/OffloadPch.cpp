@@ -74,10 +74,20 @@ static std::string cacheKey(const std::string &Clang, const std::string &Include
   return toHex(Hash.final(), /*LowerCase=*/true).substr(0, 32);
 }
 
-/// At most MaxKept precompiled headers (~13 MB each) stay: the least recently used go, with
-/// their checksums.
+/// How many precompiled headers (~13 MB each) the cache keeps: $OFFLOAD_CXX_PCH_KEEP (1 to
+/// 1000), else 12. A build whose files use many sets of flags (a test suite) keeps more.
+static size_t pchKept() {
+  constexpr size_t Default = 12;
+  const char *Text = std::getenv("OFFLOAD_CXX_PCH_KEEP");
+  unsigned long long N = 0;
+  if (!Text || getAsUnsignedInteger(StringRef(Text).trim(), 10, N) || N < 1 || N > 1000)
+    return Default;
+  return static_cast<size_t>(N);
+}
+
+/// At most pchKept() precompiled headers stay: the least recently used go, with their checksums.
 static void pruneCache(StringRef Dir) {
-  constexpr size_t MaxKept = 12;
+  const size_t MaxKept = pchKept();
   std::vector<std::pair<sys::TimePoint<>, std::string>> Files;
   std::error_code EC;
   const auto DayAgo = std::chrono::system_clock::now() - std::chrono::hours(24);

@@ -25,6 +25,10 @@ if offload_archs:
     offload_cxx += " --offload-arch=" + offload_archs
     config.test_exec_root += "-" + offload_archs.replace(",", "-")
     config.name += " [" + offload_archs + "]"
+    # Tests of the driver's handling of g++'s options, inputs and outputs (UNSUPPORTED:
+    # archs-rerun) run once, in the default run: the architectures change nothing they check,
+    # and they were a third of CI's time in this run (docs/design.md, "CI's time").
+    config.available_features.add("archs-rerun")
 
 tools = config.llvm_tools_dir
 if offload_archs:  # a RUN line that names its own architectures keeps them
@@ -32,6 +36,9 @@ if offload_archs:  # a RUN line that names its own architectures keeps them
 config.substitutions.append(("%offload-cxx", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
 config.substitutions.append(("%src_root", config.offload_cxx_src_root))
 config.substitutions.append(("%{offload_archs}", offload_archs or "host"))
+# The differential kernel fuzzer's fixed batches (e2e/kernelfuzz.test): six in the default run,
+# three (-O0 to -O2) again for the architectures.
+config.substitutions.append(("%{kernelfuzz_seeds}", "1:4" if offload_archs else "1:7"))
 # The build tree's driver alone (no --offload-arch): for scripts that take it in $OFFLOAD_CXX.
 # Every path here comes from lit.site.cfg.py (CMake), so the suite runs from any build directory.
 config.substitutions.append(("%{offload_cxx_driver}", os.path.join(config.offload_cxx_bin_dir, "offload-cxx")))
@@ -39,6 +46,9 @@ config.substitutions.append(("%{build_root}", os.path.dirname(config.offload_cxx
 # The CPU image's passes as an opt plugin (compiler/cpu/PassPlugin.cpp).
 config.substitutions.append(("%{cpu_passes}", os.path.join(os.path.dirname(config.offload_cxx_bin_dir), "lib", "OffloadCxxCpuPasses.so")))
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", os.environ["PATH"])])
+# The suite's tests compile with ~40 sets of flags: the precompiled-header cache keeps them all
+# (with the default 12, a third of the CPU images' compiles made their header again).
+config.environment["OFFLOAD_CXX_PCH_KEEP"] = "64"
 for var in ["OFFLOAD_INFO", "OFFLOAD_DEVICE", "OMP_TARGET_OFFLOAD", "CUDA_PATH", "HOME"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
