@@ -214,6 +214,20 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
   if (!Found)
     return Fail(Found.takeError());
   std::move(Found->begin(), Found->end(), std::back_inserter(Units));
+  // A shared library cannot hold kernels yet (they need a registration of their own, made only
+  // for a program): one line naming a kernel, before the link (it linked, exit 0, and the
+  // program's link then said the kernel was defined nowhere: adversarial pass).
+  if (llvm::any_of(Host.LinkArgs, [](StringRef A) { return A == "-shared" || A == "-Wl,-shared" || A == "-Wl,--shared"; }))
+    for (const DeviceImageFile &Unit : Units)
+      if (!Unit.Kernels.Kernels.empty()) {
+        const ManifestKernel &K = Unit.Kernels.Kernels.front();
+        return Fail(createStringError(
+            inconvertibleErrorCode(),
+            "-shared: kernel '%s' (%s) would be in a shared library, and kernels in shared "
+            "libraries are not supported yet: link its object into the program, or into a "
+            "static library",
+            K.Name.c_str(), K.DeclaredAt.empty() ? Unit.Kernels.Source.c_str() : K.DeclaredAt.c_str()));
+      }
   // The link's objects as the user knows them: an object compiled here by its source.
   std::vector<std::pair<std::string, std::string>> LinkInputs(ObjectSources.begin(), ObjectSources.end());
   for (const std::string &O : Objects)

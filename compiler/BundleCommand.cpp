@@ -218,8 +218,23 @@ struct {
 /// Marks a folder as a bundle offload-cxx made: only such a folder is ever written over.
 constexpr const char *BundleMarker = "/.offload-cxx-bundle";
 
+/// The marker's first line, as fillBundle writes it.
+constexpr StringLiteral BundleMarkerFirstLine = "made by offload-cxx bundle";
+
 bool isOurBundle(const std::string &Dir) {
-  return sys::fs::exists(Dir + BundleMarker) ||
+  // A marker is ours when it says so: any file of that name is not (a user's file there was
+  // replaced, and the folder written over: adversarial pass).
+  const std::string Marker = Dir + BundleMarker;
+  if (sys::fs::exists(Marker)) {
+    if (!sys::fs::is_regular_file(Marker))
+      return false;
+    uint64_t Size = 0;
+    if (sys::fs::file_size(Marker, Size) || Size > (64u << 20))
+      return false;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Marker);
+    return Text && (*Text)->getBuffer().split('\n').first == BundleMarkerFirstLine;
+  }
+  return
          // bundles made before the marker existed
          (sys::fs::exists(Dir + "/run") &&
           sys::fs::exists(Dir + "/lib/offload-cxx/offload-cxx-devices"));
@@ -303,7 +318,7 @@ Error makeBundle(const Layout &L) {
 }
 
 Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
-  if (Error E = writeText(Dir + BundleMarker, "made by offload-cxx bundle\n", Readable))
+  if (Error E = writeText(Dir + BundleMarker, BundleMarkerFirstLine.str() + "\n", Readable))
     return E;
   for (const char *Sub : {"/bin", "/lib/offload-cxx"})
     if (std::error_code EC = sys::fs::create_directories(Dir + Sub, true, sys::fs::all_all))  // (less the umask)

@@ -373,6 +373,29 @@ std::vector<std::string> hostCommandAsWritten(const std::string &Name, ArrayRef<
   return Command;
 }
 
+/// `-o a.o -o b.o`: the last one only, as g++ takes it (our -MD -MF made g++ name two dependency
+/// files after the two outputs, and fail: adversarial pass). Values of -Xlinker and the like
+/// are left alone.
+static void keepLastOutput(std::vector<std::string> &Command) {
+  std::vector<std::pair<size_t, size_t>> Outputs;  // (first word, words)
+  for (size_t I = 1; I < Command.size(); ++I) {
+    const StringRef A = Command[I];
+    if (StringRef(Command[I - 1]).starts_with("-X") && Command[I - 1].size() > 2)
+      continue;
+    if ((A == "-o" || A == "--output") && I + 1 < Command.size()) {
+      Outputs.push_back({I, 2});
+      ++I;
+    } else if ((A.starts_with("-o") && A.size() > 2) || A.starts_with("--output=")) {
+      Outputs.push_back({I, 1});
+    }
+  }
+  if (Outputs.size() < 2)
+    return;
+  for (size_t K = Outputs.size() - 1; K-- > 0;)  // every one but the last, from the back
+    Command.erase(Command.begin() + Outputs[K].first,
+                  Command.begin() + Outputs[K].first + Outputs[K].second);
+}
+
 /// A TMPDIR that is not a folder one can write (a finished batch job's, a file): the folder g++
 /// falls back to (libiberty's choose_tmpdir: TMP, TEMP, /tmp, /var/tmp, /usr/tmp), for our
 /// temporaries and the commands' alike (every compile failed with "No such file or directory",
@@ -592,6 +615,13 @@ int main(int argc, char **argv) {
       It->second = mentionsOffload(In);
     return It->second;
   };
+  // Mentions it outside #if/#ifdef too: a file whose mentions are all conditional (an optional
+  // offload build) is compiled or linked as written first, and what that reaches decides
+  // (adversarial pass: `#ifdef WITH_GPU #include <offload/offload.hpp>` made C++20 of a file
+  // built without WITH_GPU).
+  auto mentionsSurely = [&](const std::string &In) {
+    return mentions(In) && !mentionsOffloadOnlyConditionally(In);
+  };
   // `-c a.cpp b.cpp`: each source compiled by a command of its own, as if given alone — a file
   // without offload exactly as written, as g++ compiles it (adversarial pass: they were all
   // compiled as C++20 with offload's flags). g++ goes on after a failed file; so does this.
@@ -603,9 +633,21 @@ int main(int argc, char **argv) {
     int Status = 0;
     for (size_t Keep = 0; Keep < Words.Inputs.size(); ++Keep) {
       std::vector<std::string> Args = {Self};
-      for (size_t I = 0; I < RawArgs.size(); ++I)  // every word but the other inputs
+      for (size_t I = 0; I < RawArgs.size(); ++I) {  // every word but the other inputs
+        // A -x after this source names the language of later ones only: left out (g++ warns
+        // "-x c after last input file has no effect": adversarial pass).
+        const bool ValueOfAnother =
+            I > 0 && StringRef(RawArgs[I - 1]).starts_with("-X") && RawArgs[I - 1].size() > 2;
+        if (I > Words.Inputs[Keep] && RawArgs[I] == "-x" && !ValueOfAnother) {
+          ++I;
+          continue;
+        }
+        if (I > Words.Inputs[Keep] && StringRef(RawArgs[I]).starts_with("-x") && RawArgs[I].size() > 2 &&
+            !ValueOfAnother)
+          continue;
         if (I == Words.Inputs[Keep] || !llvm::is_contained(Words.Inputs, I))
           Args.push_back(RawArgs[I]);
+      }
       // g++ -c -dumpbase X a.cpp b.cpp names their side outputs X-a.*, X-b.*: each command is
       // told its own (adversarial pass: every source wrote X.su over the last).
       for (size_t I = 1; I + 1 < Args.size(); ++I)
@@ -620,9 +662,10 @@ int main(int argc, char **argv) {
     return Status;
   }
   // (-save-temps too: g++'s own temporaries, as g++ writes them.)
-  const bool AsWrittenFirst = CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun &&
-                              hostInput(Inputs[0]) && User.OtherOutput.empty() &&
-                              (Inputs[0] == "-" || !mentions(Inputs[0]) || StdTooOld);
+  const bool AsWrittenFirst =
+      CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun && hostInput(Inputs[0]) &&
+      User.OtherOutput.empty() &&
+      (Inputs[0] == "-" || !mentionsSurely(Inputs[0]) || StdTooOld);
   // The static libraries the link reads through -l and the linker's options (linkArchives): their
   // device code is the program's too, and a program of plain objects that links one with
   // kernels is not linked as written.
@@ -667,7 +710,7 @@ int main(int argc, char **argv) {
         return Code->empty();
       }) &&
       (StdTooOld ||  // what then uses offload says so in its errors: the C++20 line below
-       llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); })) &&
+       llvm::none_of(Inputs, [&](const std::string &In) { return hostInput(In) && mentionsSurely(In); })) &&
       !needsOffloadRuntime([&] {
         std::vector<std::string> Files;  // standard input is a source, never an object
         llvm::copy_if(Inputs, std::back_inserter(Files), [](StringRef In) { return In != "-"; });
@@ -949,6 +992,7 @@ int main(int argc, char **argv) {
         std::string(TempDir) + "/" + Stem + "." + tempStem(Source) + ".host.o";
     const std::string Deps = hostDepFile(TempDir, HostObject);  // as compileUnit names it
     std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
+    keepLastOutput(Command);
     // The object where g++ would write it, so that what g++ writes beside it (-gsplit-dwarf's
     // .dwo, --coverage's .gcno, -fstack-usage's .su) is where g++ puts it, named as g++ names it.
     const std::string Object =

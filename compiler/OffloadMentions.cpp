@@ -153,4 +153,40 @@ bool mentionsOffload(const std::string &Source) {
   return namesOffload(stripCommentsAndLiterals((*Text)->getBuffer()));
 }
 
+/// Code without what lies between #if/#ifdef/#ifndef and its #endif (#elif and #else inside):
+/// the lines every preprocessing of the file reads, its other directives included.
+static std::string outsideConditionals(StringRef Code) {
+  std::string Outside;
+  Outside.reserve(Code.size());
+  SmallVector<StringRef> Lines;
+  Code.split(Lines, '\n');
+  int Depth = 0;
+  for (StringRef L : Lines) {
+    if (StringRef D = L.ltrim(); D.consume_front("#")) {
+      D = D.ltrim();
+      if (D.starts_with("if")) {  // #if, #ifdef, #ifndef
+        ++Depth;
+        continue;
+      }
+      if (D.starts_with("endif")) {
+        Depth = Depth > 0 ? Depth - 1 : 0;
+        continue;
+      }
+    }
+    if (Depth == 0)
+      Outside += L.str();
+    Outside += '\n';
+  }
+  return Outside;
+}
+
+bool mentionsOffloadOnlyConditionally(const std::string &Source) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Source);
+  if (!Text)
+    return false;
+  const std::string Code = stripCommentsAndLiterals((*Text)->getBuffer());
+  if (!namesOffload(Code))
+    return false;
+  return !namesOffload(outsideConditionals(Code));
+}
 } // namespace offload::compiler

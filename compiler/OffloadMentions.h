@@ -21,5 +21,10 @@ bool namesOffload(llvm::StringRef Code);
 /// Whether a source file mentions offload at all (its headers, OFFLOAD_KERNEL, a launch); true
 /// if it cannot be read (the full build then says why).
 bool mentionsOffload(const std::string &Source);
+/// Whether a source mentions offload only between #if/#ifdef and #endif (`#ifdef USE_OFFLOAD`
+/// `#include <offload/offload.hpp>`): whether it uses offload depends on the macros, so it is
+/// first compiled as written and its dependencies say (adversarial pass: such a file was
+/// compiled as C++20 when the macro was not defined).
+bool mentionsOffloadOnlyConditionally(const std::string &Source);
 
 } // namespace offload::compiler
