@@ -211,7 +211,37 @@ public:
       device_fails("it is not the host object the argument should point at");
   }
   void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
+    // Host memory the program cannot write (a read-only mapping, in part or whole) is found
+    // before any byte is written: the copy's error, the host object as it was (it was the
+    // program's SIGSEGV in the copy back: adversarial pass).
+    if (!host_writable(dst, bytes))
+      device_fails("the host memory it goes to cannot be written (read-only)");
     cpu_device_copy(dst, src, bytes, false);
+  }
+  /// Whether every page of [dst, dst + bytes) can be written: a value-preserving atomic write
+  /// (or 0) to one byte of each page, faults caught.
+  static bool host_writable(void *dst, std::uint64_t bytes) {
+    if (bytes == 0)
+      return true;
+    struct range {
+      unsigned char *at;
+      std::uint64_t bytes;
+    } r{static_cast<unsigned char *>(dst), bytes};
+    auto touch = [](void *raw) {
+      const range &r = *static_cast<const range *>(raw);
+      constexpr std::uintptr_t page = 4096;
+      const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(r.at);
+      const std::uintptr_t last = first + r.bytes - 1;
+      for (std::uintptr_t pg = first / page;; ++pg) {
+        const std::uintptr_t p = std::max(first, pg * page);
+        __atomic_fetch_or(reinterpret_cast<unsigned char *>(p), static_cast<unsigned char>(0),
+                          __ATOMIC_RELAXED);
+        if (pg == last / page)
+          break;
+      }
+    };
+    cpu_fault fault;
+    return run_catching_faults(touch, &r, fault);
   }
   void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     const auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
