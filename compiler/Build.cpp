@@ -371,6 +371,10 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   std::vector<std::string> HostArgs(HostCompile.begin(), HostCompile.end());
   std::vector<std::string> Flags(MetadataFlags.begin(), MetadataFlags.end());
   std::string LambdaDeps;
+  // The first parse of a file that names parallel_for makes its manifest too when it passes no
+  // lambda (nothing to rewrite): kept, not parsed again (CI's time, docs/design.md: a second
+  // parse was ~0.5 s of each such compile).
+  std::optional<Manifest> Parsed;
   if (!S.AsWritten && mayHaveLambdaKernels(Source)) {
     const std::string Rewrite = S.TempDir + "/" + TempStem + ".lambdas" +
                                 sys::path::extension(Source).str();
@@ -415,7 +419,7 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
         HostArgs.push_back("-fmacro-prefix-map=" + Rewrite + "=" + Source);
       Flags.insert(Flags.begin(), {"-iquote", std::string(Folder)});
     } else {
-      LambdaDeps.clear();
+      Parsed = std::move(*First);
     }
   }
   Expected<RunningCommand> Running =
@@ -431,11 +435,12 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   std::string ClangDiagnostics;
   std::vector<std::string> DepFiles;
   if (!SD.DepFlag.empty()) {  // each compile's own (DepFile.h merges them)
-    if (!LambdaDeps.empty())  // the source as written, first (the rewrite is a temporary)
+    if (!LambdaDeps.empty() && !Parsed)  // the source as written, first (the rewrite is a temporary)
       DepFiles.push_back(LambdaDeps);
     DepFiles.push_back(hostDepFile(S.TempDir, HostObject));
     if (!S.AsWritten) {  // (a file compiled as written has no compile of ours)
-      DepFiles.push_back(S.TempDir + "/" + TempStem + ".metadata.d");
+      // (the first parse's, when it made the manifest)
+      DepFiles.push_back(Parsed ? LambdaDeps : S.TempDir + "/" + TempStem + ".metadata.d");
       for (const OffloadArch &Arch : S.Archs)
         DepFiles.push_back(S.TempDir + "/" + TempStem + "." + Arch.name() + ".bc.d");
     }
@@ -454,6 +459,7 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
   // object's functions recorded for the link (Manifest::ExportsDeferred).
   Expected<Manifest> M =
       S.AsWritten ? deferredExports(Source, MetadataFlags, HostObject, S)
+      : Parsed    ? Expected<Manifest>(std::move(*Parsed))
                   : runHostMetadata(SD, Compiled, Flags, &ClangDiagnostics,
                                     DepFiles.empty() ? "" : DepFiles[LambdaDeps.empty() ? 1 : 2],
                                     "", nullptr);
@@ -559,7 +565,15 @@ Error compileToObject(const BuildSettings &S, const std::string &Source,
       return createFileError(Object, EC);
     return Error::success();
   }
-  Expected<std::string> Objcopy = findTool("llvm-objcopy-22", {S.L.LLVMBinDir + "/llvm-objcopy"});
+  // GNU objcopy (binutils, beside g++'s assembler) when there is one: llvm-objcopy 22 drops the
+  // COMDAT flag of GCC's constructor and destructor groups (`_ZN...C5Ev`), so a program linked
+  // from such objects kept every object's copy of them (twelfth adversarial pass: 16% more
+  // text for two files using std::vector at -O0).
+  Expected<std::string> Objcopy = findTool("objcopy", {"/usr/bin/objcopy"});
+  if (!Objcopy) {
+    consumeError(Objcopy.takeError());
+    Objcopy = findTool("llvm-objcopy-22", {S.L.LLVMBinDir + "/llvm-objcopy"});
+  }
   if (!Objcopy)
     return Objcopy.takeError();
   Error Embedded = embedDeviceCode(*Objcopy, HostObject, Unit->DeviceCode,

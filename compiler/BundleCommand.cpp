@@ -33,6 +33,8 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 using namespace llvm;
@@ -252,6 +254,20 @@ Error makeBundle(const Layout &L) {
     return createStringError(inconvertibleErrorCode(),
                              "'%s' is a symbolic link: name the bundle's folder itself",
                              Dest.c_str());
+  // One bundle command at a time in a folder (a lock on the folder that holds the bundle, held
+  // until this process ends): two at once into one new bundle both said they made it, and one's
+  // programs were gone, or an update in place mixed the two (twelfth adversarial pass). The
+  // second waits, then updates the first's bundle as a later command would.
+  {
+    SmallString<256> Holder(sys::path::parent_path(Dest));
+    if (Holder.empty())
+      Holder = ".";
+    const int Fd = ::open(Holder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (Fd >= 0)
+      while (::flock(Fd, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    // (Fd stays open: the lock goes with the process.)
+  }
   if (sys::fs::exists(Dest) && !isOurBundle(Dest)) {
     std::error_code EC;
     if (!sys::fs::is_directory(Dest) ||

@@ -1,5 +1,8 @@
 // compiler/DeviceDiagnostics.cpp — see DeviceDiagnostics.h.
 #include "DeviceDiagnostics.h"
+#include <cstring>
+
+#include "llvm/Support/Path.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -125,6 +128,50 @@ std::string ptxasErrorsAtSource(StringRef PtxasStderr, StringRef PtxText, String
       Out += Said1 + "\n";
   }
   return Out;
+}
+
+std::string deviceErrorSummary(StringRef Tidied, StringRef Arch,
+                               ArrayRef<std::pair<std::string, std::string>> Kernels) {
+  // The first error's place and words: "FILE:LINE:COL: error: MESSAGE".
+  SmallVector<StringRef> Lines;
+  Tidied.split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    const size_t At = Line.find(": error: ");
+    if (At == StringRef::npos)
+      continue;
+    StringRef Place = Line.take_front(At), Message = Line.drop_front(At + strlen(": error: "));
+    // FILE:LINE[:COL]
+    StringRef File = Place, LineText;
+    unsigned ErrorLine = 0;
+    for (int Part = 0; Part < 2; ++Part) {
+      auto [Head, Tail] = File.rsplit(':');
+      unsigned N = 0;
+      if (Tail.empty() || Tail.getAsInteger(10, N))
+        break;
+      File = Head;
+      ErrorLine = N;  // the last number taken is the line
+    }
+    (void)LineText;
+    // The kernel declared nearest before that line in that file, when one is.
+    std::string Kernel;
+    unsigned Best = 0;
+    for (const auto &[Name, DeclaredAt] : Kernels) {
+      auto [DeclFile, DeclLine] = StringRef(DeclaredAt).rsplit(':');
+      unsigned N = 0;
+      if (DeclLine.getAsInteger(10, N) || sys::path::filename(File) != DeclFile || N > ErrorLine ||
+          N < Best)
+        continue;
+      Best = N;
+      Kernel = Name;
+    }
+    if (Kernel.empty() && Kernels.size() == 1)
+      Kernel = Kernels.front().first;
+    return (Place + ": " + Message + " (" +
+            (Kernel.empty() ? std::string("the device code") : "kernel '" + Kernel + "'") +
+            ", compiled for " + Arch + ")")
+        .str();
+  }
+  return "";
 }
 
 } // namespace offload::compiler

@@ -6,9 +6,11 @@
 // is about the user's code and say where in it.
 #pragma once
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <utility>
 
 namespace offload::compiler {
 
@@ -24,5 +26,11 @@ std::string tidyDeviceDiagnostics(llvm::StringRef Text, llvm::StringRef TempDir,
 /// Lines without a known place, and ptxas's other lines, are kept as they are.
 std::string ptxasErrorsAtSource(llvm::StringRef PtxasStderr, llvm::StringRef PtxText,
                                 llvm::StringRef Arch);
+
+/// One line for a failed device compile from its tidied messages: the first error's
+/// "FILE:LINE:COL: MESSAGE", naming the kernel declared nearest before that line in that file
+/// (Kernels: name and "file:line" of each) and the architecture; empty without an error line.
+std::string deviceErrorSummary(llvm::StringRef Tidied, llvm::StringRef Arch,
+                               llvm::ArrayRef<std::pair<std::string, std::string>> Kernels);
 
 } // namespace offload::compiler

@@ -1,5 +1,6 @@
 // compiler/DevicePass.cpp — see DevicePass.h.
 #include "DevicePass.h"
+#include "OffloadPch.h"
 #include "DeviceDiagnostics.h"
 #include "PtxFixUps.h"
 #include "CpuImage.h"
@@ -195,15 +196,39 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
   for (std::string &Map : sourceNameMaps(M, Source, O))
     Compile.push_back(std::move(Map));
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
-  if (std::optional<std::vector<std::string>> Frontend = deviceFrontendJob(Compile))
+  // offload.hpp precompiled for the device job's flags (OffloadPch.h), as for the CPU image.
+  std::optional<std::string> Pch;
+  if (std::optional<std::vector<std::string>> Frontend = deviceFrontendJob(Compile)) {
     Compile = std::move(*Frontend);  // the device job alone: no host pre-pass
+    if (pchKeepsMeaning(M.Source, M.CompileArgs))
+      Pch = deviceOffloadPch(Compile, Tools.OffloadIncludeDir, O.Commands);
+    if (Pch)  // before `-o OUT -x c++ SOURCE`
+      Compile.insert(Compile.end() - std::min<size_t>(Compile.size() - 2, 5), {"-include-pch", *Pch});
+  }
   std::string Diagnostics;
-  Error Failed = runCommandCapturingErrors(Compile, O.Commands, Bitcode + ".stderr", Diagnostics);
-  errs() << tidyDeviceDiagnostics(Diagnostics, O.TempDir, Tools.OffloadIncludeDir);
-  if (Failed)
+  Error Failed = compileWithCachedPch(Compile, Pch, Bitcode + ".stderr", O.Commands, &Diagnostics);
+  std::string Tidied = tidyDeviceDiagnostics(Diagnostics, O.TempDir, Tools.OffloadIncludeDir);
+  // The source named as the command names it, as g++'s messages beside these name it.
+  if (!O.SourceAsSpelled.empty() && O.SourceAsSpelled != M.Source)
+    for (size_t At = 0; (At = Tidied.find(M.Source + ":", At)) != std::string::npos;
+         At += O.SourceAsSpelled.size())
+      Tidied.replace(At, M.Source.size(), O.SourceAsSpelled);
+  errs() << Tidied;
+  if (Failed) {
+    // Its last line in one: where, what, which kernel (twelfth adversarial pass: it said only
+    // "device compile for sm_90 of '/tmp/ld.cpp': 'clang++' failed (exit 1)").
+    std::vector<std::pair<std::string, std::string>> Kernels;
+    for (const ManifestKernel &K : M.Kernels)
+      Kernels.emplace_back(K.Name, K.DeclaredAt);
+    const std::string Summary = deviceErrorSummary(Tidied, Arch.name(), Kernels);
+    if (!Summary.empty()) {
+      consumeError(std::move(Failed));
+      return createStringError(inconvertibleErrorCode(), "%s", Summary.c_str());
+    }
     return createStringError(inconvertibleErrorCode(), "device compile for %s of '%s': %s",
                              Arch.name().c_str(), M.Source.c_str(),
                              toString(std::move(Failed)).c_str());
+  }
   return Bitcode;
 }
 

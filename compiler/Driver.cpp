@@ -1005,8 +1005,13 @@ int main(int argc, char **argv) {
     // other files' kernels as a .cpp does (the device compiles #include it, whatever its name):
     // the GPU link said none of the objects defined them (adversarial pass). Not a device or a
     // pipe (`-x c++ -c /dev/null`: configure's probes).
-    const bool CxxByLanguage = Language == "c++" && !isCxxSource(Source) && !isOtherHostSource(Source) &&
-                               sys::fs::is_regular_file(Source);
+    // A .c file with no -x is C++ to g++ (and clang++) as well: its functions too (twelfth
+    // adversarial pass: a kernel calling a function of helper.c failed the GPU link, "holds no
+    // code offload-cxx can compile").
+    const bool CxxByName = !ExplicitLanguage && sys::path::extension(Source) == ".c";
+    const bool CxxByLanguage =
+        ((Language == "c++" && !isCxxSource(Source) && !isOtherHostSource(Source)) || CxxByName) &&
+        sys::fs::is_regular_file(Source);
     sys::fs::file_status OutStatus;
     const bool SpecialOutput = (isCxxSource(Source) || CxxByLanguage) && !sys::fs::status(Object, OutStatus) &&
                                sys::fs::exists(OutStatus) && !sys::fs::is_regular_file(OutStatus);
@@ -1188,7 +1193,9 @@ int main(int argc, char **argv) {
   };
   if (CompileOnly) {
     for (const std::string &Source : Inputs) {
-      if (isOtherHostSource(Source)) {  // C, assembly, preprocessed beside a C++ source: g++'s
+      // A .c file compiled as written (C++ to g++): its functions recorded, as a .cpp's.
+      const bool CxxNamedC = AsWritten && !ExplicitLanguage && sys::path::extension(Source) == ".c";
+      if (isOtherHostSource(Source) && !CxxNamedC) {  // C, assembly, preprocessed beside a C++ source: g++'s
         const std::string Object =
             Output.empty() ? sys::path::stem(Source).str() + ".o" : std::string(Output);
         std::vector<std::string> Command = check(hostCompileCommand(Source, hostOptions(), Object));
@@ -1198,7 +1205,7 @@ int main(int argc, char **argv) {
         }
         continue;
       }
-      if (!isCxxSource(Source) && !(Language == "c++" && !isOtherHostSource(Source)))
+      if (!isCxxSource(Source) && !(Language == "c++" && !isOtherHostSource(Source)) && !CxxNamedC)
         fail("-c compiles C++ sources; '" + Source + "' is not one");
       // g++'s assembler cannot write an object to standard output either (it wrote a file
       // named '-': adversarial pass).

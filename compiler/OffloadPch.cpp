@@ -190,24 +190,17 @@ bool pchKeepsMeaning(StringRef Source, ArrayRef<std::string> Flags) {
 }
 
 
-std::optional<std::string> offloadPch(const std::string &Clang, const std::string &IncludeDir,
-                                      ArrayRef<std::string> Flags, const CommandOptions &Commands) {
+/// The cached precompiled offload.hpp for KeyFlags (with Clang and the headers, the cache key),
+/// built by the command Build(header, output) when the cache holds none.
+static std::optional<std::string>
+cachedPch(const std::string &Clang, const std::string &IncludeDir, ArrayRef<std::string> KeyFlags,
+          function_ref<std::vector<std::string>(StringRef Header, StringRef Output)> BuildCommand,
+          const CommandOptions &Commands) {
   std::optional<std::string> Dir = cacheDir();
   if (!Dir)
     return std::nullopt;
-  // The flags of the header's own compile: not the files the compile includes before its source
-  // (-include: they come after the precompiled header, as the source's own lines do).
-  std::vector<std::string> HeaderFlags;
-  for (size_t I = 0; I < Flags.size(); ++I) {
-    if ((Flags[I] == "-include" || Flags[I] == "-imacros" || Flags[I] == "-include-pch") &&
-        I + 1 < Flags.size()) {
-      ++I;
-      continue;
-    }
-    HeaderFlags.push_back(Flags[I]);
-  }
   SmallString<256> Pch(*Dir);
-  sys::path::append(Pch, cacheKey(Clang, IncludeDir, HeaderFlags) + ".pch");
+  sys::path::append(Pch, cacheKey(Clang, IncludeDir, KeyFlags) + ".pch");
   if (sys::fs::exists(Pch) && !Commands.DryRun && !intact(Pch)) {
     // Damaged (or made before checksums, or not a file at all): removed and made anew; where it
     // cannot be removed (a read-only cache), the compile parses the headers.
@@ -242,9 +235,7 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
   sys::path::append(Temp, "header.pch");
   SmallString<256> Header(IncludeDir);
   sys::path::append(Header, "offload", "offload.hpp");
-  std::vector<std::string> Build = {Clang, "-x", "c++-header"};
-  Build.insert(Build.end(), HeaderFlags.begin(), HeaderFlags.end());
-  Build.insert(Build.end(), {std::string(Header), "-o", std::string(Temp)});
+  std::vector<std::string> Build = BuildCommand(Header, Temp);
   // A header the user's flags break (-DA=3 against a template parameter A) is no error of
   // theirs: the compile then parses the headers itself, and says what it says.
   std::string Diagnostics;
@@ -271,14 +262,86 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
   return std::string(Pch);
 }
 
+
+std::optional<std::string> offloadPch(const std::string &Clang, const std::string &IncludeDir,
+                                      ArrayRef<std::string> Flags, const CommandOptions &Commands) {
+  // The flags of the header's own compile: not the files the compile includes before its source
+  // (-include: they come after the precompiled header, as the source's own lines do).
+  std::vector<std::string> HeaderFlags;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    if ((Flags[I] == "-include" || Flags[I] == "-imacros" || Flags[I] == "-include-pch") &&
+        I + 1 < Flags.size()) {
+      ++I;
+      continue;
+    }
+    HeaderFlags.push_back(Flags[I]);
+  }
+  return cachedPch(Clang, IncludeDir, HeaderFlags,
+                   [&](StringRef Header, StringRef Output) {
+                     std::vector<std::string> Build = {Clang, "-x", "c++-header"};
+                     Build.insert(Build.end(), HeaderFlags.begin(), HeaderFlags.end());
+                     Build.insert(Build.end(), {Header.str(), "-o", Output.str()});
+                     return Build;
+                   },
+                   Commands);
+}
+
+std::optional<std::string> deviceOffloadPch(ArrayRef<std::string> Cc1, const std::string &IncludeDir,
+                                            const CommandOptions &Commands) {
+  if (Cc1.size() < 2 || Cc1[1] != "-cc1" || !llvm::is_contained(Cc1, "-emit-llvm-bc"))
+    return std::nullopt;
+  // What names this compile's own files (its input, output, dependency file, temporary folder,
+  // working folder) is left out: the header's compile is the same for every file with these
+  // flags. The prefix maps name the temporary folder and the source, never offload's headers.
+  // The driver's own `-include __clang_openmp_device_functions.h` is in the header's compile
+  // (the user's -include never reaches here: pchKeepsMeaning); included again after the PCH,
+  // its guard makes it nothing.
+  std::vector<std::string> Flags;
+  for (size_t I = 1; I < Cc1.size(); ++I) {
+    StringRef A = Cc1[I];
+    if (A == "-main-file-name" || A == "-o" || A == "-dumpdir" || A == "-dependency-file" ||
+        A == "-MT" || A == "-MQ" || A == "-include-pch" || A == "-x") {
+      I += A == "-x" ? 2 : 1;  // -x c++ SOURCE
+      continue;
+    }
+    if (A == "-sys-header-deps" || A == "-MP" || A.starts_with("-fmacro-prefix-map=") ||
+        A.starts_with("-fdebug-prefix-map=") || A.starts_with("-fcoverage-prefix-map=") ||
+        A.starts_with("-ffile-prefix-map=") || A.starts_with("-fdebug-compilation-dir=") ||
+        A.starts_with("-fcoverage-compilation-dir="))
+      continue;
+    Flags.push_back(A == "-emit-llvm-bc" ? "-emit-pch" : A.str());
+  }
+  return cachedPch(Cc1[0], IncludeDir, Flags,
+                   [&](StringRef Header, StringRef Output) {
+                     std::vector<std::string> Build = {Cc1[0]};
+                     Build.insert(Build.end(), Flags.begin(), Flags.end());
+                     Build.insert(Build.end(), {"-x", "c++-header", Header.str(), "-o", Output.str()});
+                     return Build;
+                   },
+                   Commands);
+}
+
 Error compileWithCachedPch(ArrayRef<std::string> Compile, const std::optional<std::string> &Pch,
-                           const std::string &StderrFile, const CommandOptions &Commands) {
-  if (!Pch || Commands.DryRun)
-    return runCommand(Compile, Commands);
+                           const std::string &StderrFile, const CommandOptions &Commands,
+                           std::string *Kept) {
   std::string Messages;
+  auto show = [&] {  // the compile's messages: its warnings, or the user's errors
+    if (Kept)
+      *Kept += Messages;
+    else
+      errs() << Messages;
+    Messages.clear();
+  };
+  if (!Pch || Commands.DryRun) {
+    if (!Kept)
+      return runCommand(Compile, Commands);
+    Error E = runCommandCapturingErrors(Compile, Commands, StderrFile, Messages);
+    show();
+    return E;
+  }
   Error WithPch = runCommandCapturingErrors(Compile, Commands, StderrFile, Messages);
   if (!WithPch) {
-    errs() << Messages;  // the compile's warnings, as it prints them
+    show();
     return Error::success();
   }
   std::vector<std::string> Without;
@@ -292,7 +355,7 @@ Error compileWithCachedPch(ArrayRef<std::string> Compile, const std::optional<st
   consumeError(std::move(WithPch));
   Messages.clear();
   Error Again = runCommandCapturingErrors(Without, Commands, StderrFile, Messages);
-  errs() << Messages;  // the compile's own: the user's errors when it fails again
+  show();
   if (Again)
     return Again;
   std::error_code Removed = removeCachedPch(*Pch);

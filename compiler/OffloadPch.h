@@ -26,6 +26,14 @@ std::optional<std::string> offloadPch(const std::string &Clang, const std::strin
                                       llvm::ArrayRef<std::string> Flags,
                                       const CommandOptions &Commands);
 
+/// The precompiled offload.hpp for a device compile's own front-end job, Cc1 (`clang -cc1 ...
+/// -emit-llvm-bc ... -x c++ SOURCE`, DeviceFrontendJob.h): the same job emitting a PCH of the
+/// header, less what names this compile's files; nullopt when off or not buildable. The device
+/// front end parsed the headers in ~1.9 s of a small file's ~2 s; with the PCH ~0.9 s, and the
+/// bitcode is the same byte for byte (docs/design.md, "CI's time").
+std::optional<std::string> deviceOffloadPch(llvm::ArrayRef<std::string> Cc1, const std::string &IncludeDir,
+                                            const CommandOptions &Commands);
+
 /// Whether the precompiled offload.hpp means what Source's own #include of it means: only
 /// comments, `#pragma once` and `#include <...>` of other headers before its first
 /// `#include <offload/...>`, and no -include or -imacros in Flags. A macro set before the include
@@ -39,7 +47,10 @@ bool pchKeepsMeaning(llvm::StringRef Source, llvm::ArrayRef<std::string> Flags);
 /// (damaged: a full disk, a crash, another program's write) and is removed, with one warning, so
 /// that the next build makes it anew. Only the run that counts prints its messages (StderrFile
 /// holds them meanwhile).
+/// With Messages, the compile's messages are put there instead of printed (the warning about a
+/// damaged file is still printed).
 llvm::Error compileWithCachedPch(llvm::ArrayRef<std::string> Compile, const std::optional<std::string> &Pch,
-                                 const std::string &StderrFile, const CommandOptions &Commands);
+                                 const std::string &StderrFile, const CommandOptions &Commands,
+                                 std::string *Messages = nullptr);
 
 } // namespace offload::compiler

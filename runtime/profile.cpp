@@ -20,6 +20,7 @@
 
 #include <pthread.h>
 #include <csignal>
+#include <fcntl.h>
 #include <tuple>
 #include <unordered_set>
 
@@ -271,7 +272,22 @@ void write_trace(const std::string &named) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
     sigaddset(&ending, sig);
   pthread_sigmask(SIG_BLOCK, &ending, &before);
-  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  // Made anew, never through a link planted at the temporary's (predictable) name, and with
+  // the permissions of the trace it replaces (twelfth adversarial pass: fopen followed a symlink
+  // there, and the rename reset an existing trace's mode).
+  struct stat existing{};
+  const bool replaces = ::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
+  int fd = -1;
+  for (int attempt = 0; attempt < 2 && fd < 0; ++attempt) {
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST)
+      ::unlink(tmp.c_str());  // a crashed process's of this pid, or a link: removed, not followed
+  }
+  if (fd >= 0 && replaces)
+    (void)::fchmod(fd, existing.st_mode & 07777);
+  std::FILE *f = fd >= 0 ? ::fdopen(fd, "wb") : nullptr;
+  if (!f && fd >= 0)
+    ::close(fd);
   bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
   if (f)
     ok = std::fclose(f) == 0 && ok;
