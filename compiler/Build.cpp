@@ -408,11 +408,13 @@ Expected<CompiledUnit> compileUnit(const BuildSettings &S, const std::string &So
           HostArgs[I] = Rewrite;
       const size_t AfterCompiler = compilerWord(HostArgs) + 1;  // after `ccache g++`, not `ccache`
       HostArgs.insert(HostArgs.begin() + AfterCompiler, {"-iquote", std::string(Folder)});
-      // Its debug information names the user's file, not the rewrite (DW_AT_name).
-      SmallString<256> Original(Source);
-      sys::fs::make_absolute(Original);
-      HostArgs.insert(HostArgs.begin() + AfterCompiler,
-                      "-fdebug-prefix-map=" + Rewrite + "=" + std::string(Original));
+      // Its debug information names the user's file as g++ would name it — as the command
+      // spells it, through the user's own prefix maps — not the rewrite (DW_AT_name, the line
+      // table); last, so that it wins over a map of the user's that covers the temporary folder
+      // (thirteenth adversarial pass: `-ffile-prefix-map=/tmp=/X` made it
+      // /X/offload-cxx-XXXXXX/k.lambdas.cpp).
+      if (const std::string Named = debugNameOf(Source, HostArgs); !StringRef(Named).contains('='))
+        HostArgs.push_back("-fdebug-prefix-map=" + Rewrite + "=" + Named);
       // __BASE_FILE__ (and __FILE__ in an `#include __BASE_FILE__`) names the user's file as the
       // command spells it, not the rewrite; last, so that no map of the user's takes it first.
       if (!StringRef(Source).contains('='))

@@ -123,8 +123,15 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
       }
     return Numbered;
   };
+  // A .c file with no -x is C++ to g++: its functions are recorded for other files' kernels as a
+  // .cpp's (thirteenth adversarial pass: `k.cpp h.c -o p` for sm_90 said h.c "holds no code
+  // offload-cxx can compile"; -c then a link worked).
+  const bool ExplicitLanguage = llvm::any_of(Host.CompileArgs, [](StringRef A) {
+    return A == "-x" || (A.starts_with("-x") && A.size() > 2);
+  });
   for (const std::string &In : Inputs) {
-    if (isOtherHostSource(In)) {  // C, assembly, preprocessed: g++'s object, as g++ makes it
+    const bool CxxNamedC = !ExplicitLanguage && sys::path::extension(In) == ".c";
+    if (isOtherHostSource(In) && !CxxNamedC) {  // C, assembly, preprocessed: g++'s object, as g++ makes it
       const std::string Object = objectFor(In, S.TempDir + "/" + S.Stem + "." +
                                  std::to_string(HostObjects.size()) + "." + tempStem(In) + ".o");
       // (no -std=c++20 of ours: cc1 warned of it for a C file, adversarial pass)
@@ -137,7 +144,7 @@ Error buildProgram(const BuildSettings &S, ArrayRef<std::string> Inputs,
       ObjectSources.push_back({Object, In});
       continue;
     }
-    if (!isCxxSource(In)) {
+    if (!isCxxSource(In) && !CxxNamedC) {
       HostObjects.push_back(In);
       (isArchive(In) ? LinkArchives : Objects).push_back(In);
       continue;

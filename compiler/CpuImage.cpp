@@ -195,6 +195,13 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
     Compile.push_back("-ffile-prefix-map=" + Folder.str() + "/=");
   for (std::string &Map : sourceNameMaps(M, Source, O))  // __FILE__ as g++'s (assert messages)
     Compile.push_back(std::move(Map));
+  // Its debug information's unit is the user's file as g++ names it, not the generated
+  // `<stem>.cpu.cpp` (thirteenth adversarial pass: a unit named after a file that never existed).
+  if (const std::string Named = debugNameOf(O.SourceAsSpelled.empty() ? StringRef(M.Source)
+                                                                         : StringRef(O.SourceAsSpelled),
+                                            M.CompileArgs);
+      !StringRef(Named).contains('='))
+    Compile.push_back("-fdebug-prefix-map=" + Source + "=" + Named);
   Compile.insert(Compile.end(), {"-Xclang", "-disable-llvm-passes", Source, "-o", FrontEnd});
   if (Error E = compileWithCachedPch(Compile, Pch, FrontEnd + ".stderr", O.Commands))
     return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",
@@ -206,6 +213,9 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
     if (!Mod)
       return Mod.takeError();
     Defs = prepareForOptimisation(**Mod);
+    // Named after the user's file, not the temporary named after the object (reproducible
+    // objects whatever -o says; thirteenth adversarial pass).
+    (*Mod)->setSourceFileName(sys::path::filename(M.Source));
     if (Error E = writeBitcode(**Mod, FrontEnd))
       return E;
   }

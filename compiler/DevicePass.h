@@ -73,6 +73,10 @@ std::string generateDeviceSource(const Manifest &M);
 /// O.UserUnoptimised), else none.
 std::vector<std::string> unoptimisedMacros(const DevicePassOptions &O);
 
+/// Name as a compile with Args records it in debug information: through the last of Args'
+/// -fdebug-prefix-map / -ffile-prefix-map options whose old prefix it starts with.
+std::string debugNameOf(llvm::StringRef Name, llvm::ArrayRef<std::string> Args);
+
 /// -fmacro-prefix-map flags that make __FILE__ of M's source and __BASE_FILE__ of the generated
 /// file Wrapper that includes it the name O.SourceAsSpelled (none where that is not known).
 std::vector<std::string> sourceNameMaps(const Manifest &M, llvm::StringRef Wrapper,

@@ -1043,9 +1043,47 @@ int main(int argc, char **argv) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> DepText = MemoryBuffer::getFile(Deps);
     // Its dependencies (or, if it failed, its errors) name a header of offload's.
     const std::string Headers = L.IncludeDir + "/offload/";
+    // A header the command includes through its precompiled form (`-include kh.hpp` with
+    // kh.hpp.gch beside it: CMake's target_precompile_headers, unity builds) lists none of the
+    // headers it holds: what the header itself reaches is asked of the host compiler (a
+    // dependency run on the header alone), so that offload reached through it is seen
+    // (thirteenth adversarial pass: such a file was taken for a plain one, and its kernels lost
+    // their GPU code without a word).
+    auto precompiledReaches = [&] {
+      for (size_t I = 0; I + 1 < Command.size(); ++I) {
+        if (Command[I] != "-include" || !sys::fs::exists(Command[I + 1] + ".gch"))
+          continue;
+        const std::string Header = Command[I + 1], Listed = Deps + ".pch.d";
+        std::vector<std::string> Ask;
+        for (size_t J = 0; J < Command.size(); ++J) {
+          StringRef A = Command[J];
+          if (J == I || A == "-c" || A == "-MD" || A == "-MMD" || A == "-MP" || A == Source ||
+              A.starts_with("-save-temps") || A.starts_with("-fdump-") || A == "-gsplit-dwarf" ||
+              A == "--coverage" || A == "-fstack-usage")
+            continue;
+          if (J == I + 1 || A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" ||
+              A == "-dumpdir" || A == "-dumpbase" || A == "-dumpbase-ext") {
+            if (J != I + 1)
+              ++J;  // and its value
+            continue;
+          }
+          Ask.push_back(A.str());
+        }
+        Ask.insert(Ask.end(), {"-M", "-MF", Listed, "-x", "c++-header", Header});
+        std::string Said;
+        if (Error E = runCommandCapturingErrors(Ask, Cmd, Listed + ".stderr", Said)) {
+          consumeError(std::move(E));
+          return true;  // not known: the whole build below decides
+        }
+        if (auto Text = MemoryBuffer::getFile(Listed); Text && (*Text)->getBuffer().contains(Headers))
+          return true;
+      }
+      return false;
+    };
     const bool ReachedOffload =
         (Failed && StringRef(Errors).contains(Headers)) ||
-        (!Failed && DepText && StringRef((*DepText)->getBuffer()).contains(Headers));
+        (!Failed && DepText && StringRef((*DepText)->getBuffer()).contains(Headers)) ||
+        (!Failed && precompiledReaches());
     if (!ReachedOffload) {
       errs() << Errors;  // the host compiler's own words, warnings or errors
       if (Failed) {

@@ -237,7 +237,9 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
       GlobalValue::InternalLinkage, ConstantDataArray::getString(Ctx, ArchList),
       ".offload_cxx.arch_list");
   ArchListVar->setSection(ProgramArchsSection);
-  appendToCompilerUsed(*M, {ArchListVar});
+  // llvm.used: the section gets SHF_GNU_RETAIN, so `-Wl,--gc-sections` keeps it (nothing
+  // references it; `devices` and `bundle` read it: thirteenth adversarial pass).
+  appendToUsed(*M, {ArchListVar});
   // The GPU images themselves, for the runtime's stream launch path (runtime/gpu_stream.cpp):
   // the record points at the bytes the offloading wrapper emits below, not at a second copy.
   std::vector<const DeviceImage *> GpuImages;
