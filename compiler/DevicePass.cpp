@@ -211,6 +211,14 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
     Compile.push_back("-ffile-prefix-map=" + Folder.str() + "/=");
   for (std::string &Map : sourceNameMaps(M, Source, O))
     Compile.push_back(std::move(Map));
+  // The generated file's own name (after the object's: `-o c1.o` made `c1.k.device.cpp`) is the
+  // user's source in the device code's line tables, as for the CPU image: the same object
+  // whatever -o names (thirteenth adversarial pass).
+  if (const std::string Named = debugNameOf(O.SourceAsSpelled.empty() ? StringRef(M.Source)
+                                                                         : StringRef(O.SourceAsSpelled),
+                                            M.CompileArgs);
+      !StringRef(Named).contains('='))
+    Compile.push_back("-fdebug-prefix-map=" + Source + "=" + Named);
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   // offload.hpp precompiled for the device job's flags (OffloadPch.h), as for the CPU image.
   std::optional<std::string> Pch;
