@@ -197,11 +197,8 @@ Expected<std::string> compileCpuBitcode(const Manifest &M, const Toolchain &Tool
     Compile.push_back(std::move(Map));
   // Its debug information's unit is the user's file as g++ names it, not the generated
   // `<stem>.cpu.cpp` (thirteenth adversarial pass: a unit named after a file that never existed).
-  if (const std::string Named = debugNameOf(O.SourceAsSpelled.empty() ? StringRef(M.Source)
-                                                                         : StringRef(O.SourceAsSpelled),
-                                            M.CompileArgs);
-      !StringRef(Named).contains('='))
-    Compile.push_back("-fdebug-prefix-map=" + Source + "=" + Named);
+  if (std::optional<std::string> Map = wrapperDebugMap(M, Source, O))
+    Compile.push_back(std::move(*Map));
   Compile.insert(Compile.end(), {"-Xclang", "-disable-llvm-passes", Source, "-o", FrontEnd});
   if (Error E = compileWithCachedPch(Compile, Pch, FrontEnd + ".stderr", O.Commands))
     return createStringError(inconvertibleErrorCode(), "CPU image compile of '%s': %s",

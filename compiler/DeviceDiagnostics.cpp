@@ -141,7 +141,7 @@ std::string deviceErrorSummary(StringRef Tidied, StringRef Arch,
       continue;
     StringRef Place = Line.take_front(At), Message = Line.drop_front(At + strlen(": error: "));
     // FILE:LINE[:COL]
-    StringRef File = Place, LineText;
+    StringRef File = Place;
     unsigned ErrorLine = 0;
     for (int Part = 0; Part < 2; ++Part) {
       auto [Head, Tail] = File.rsplit(':');
@@ -151,7 +151,6 @@ std::string deviceErrorSummary(StringRef Tidied, StringRef Arch,
       File = Head;
       ErrorLine = N;  // the last number taken is the line
     }
-    (void)LineText;
     // The kernel declared nearest before that line in that file, when one is.
     std::string Kernel;
     unsigned Best = 0;

@@ -149,6 +149,15 @@ std::string debugNameOf(StringRef Name, ArrayRef<std::string> Args) {
   return Result;
 }
 
+std::optional<std::string> wrapperDebugMap(const Manifest &M, StringRef Wrapper,
+                                           const DevicePassOptions &O) {
+  const std::string Named = debugNameOf(
+      O.SourceAsSpelled.empty() ? StringRef(M.Source) : StringRef(O.SourceAsSpelled), M.CompileArgs);
+  if (StringRef(Named).contains('='))
+    return std::nullopt;
+  return ("-fdebug-prefix-map=" + Wrapper + "=" + Named).str();
+}
+
 std::vector<std::string> sourceNameMaps(const Manifest &M, StringRef Wrapper,
                                         const DevicePassOptions &O) {
   std::vector<std::string> Flags;
@@ -214,11 +223,8 @@ Expected<std::string> compileDeviceSource(const Manifest &M, const std::string &
   // The generated file's own name (after the object's: `-o c1.o` made `c1.k.device.cpp`) is the
   // user's source in the device code's line tables, as for the CPU image: the same object
   // whatever -o names (thirteenth adversarial pass).
-  if (const std::string Named = debugNameOf(O.SourceAsSpelled.empty() ? StringRef(M.Source)
-                                                                         : StringRef(O.SourceAsSpelled),
-                                            M.CompileArgs);
-      !StringRef(Named).contains('='))
-    Compile.push_back("-fdebug-prefix-map=" + Source + "=" + Named);
+  if (std::optional<std::string> Map = wrapperDebugMap(M, Source, O))
+    Compile.push_back(std::move(*Map));
   Compile.insert(Compile.end(), {Source, "-o", Bitcode});
   // offload.hpp precompiled for the device job's flags (OffloadPch.h), as for the CPU image.
   std::optional<std::string> Pch;

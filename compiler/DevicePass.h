@@ -77,6 +77,11 @@ std::vector<std::string> unoptimisedMacros(const DevicePassOptions &O);
 /// -fdebug-prefix-map / -ffile-prefix-map options whose old prefix it starts with.
 std::string debugNameOf(llvm::StringRef Name, llvm::ArrayRef<std::string> Args);
 
+/// `-fdebug-prefix-map=WRAPPER=SOURCE`: a generated file's line tables name the user's source as
+/// g++ would (debugNameOf), not the temporary named after the object; none when unspellable.
+std::optional<std::string> wrapperDebugMap(const Manifest &M, llvm::StringRef Wrapper,
+                                           const DevicePassOptions &O);
+
 /// -fmacro-prefix-map flags that make __FILE__ of M's source and __BASE_FILE__ of the generated
 /// file Wrapper that includes it the name O.SourceAsSpelled (none where that is not known).
 std::vector<std::string> sourceNameMaps(const Manifest &M, llvm::StringRef Wrapper,
