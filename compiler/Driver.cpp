@@ -446,6 +446,31 @@ int main(int argc, char **argv) {
     fail("missing filename after '-o'");
   // `-c k.cpp -I` (the flags were sorted before -c, which became -I's folder: adversarial pass).
   const CommandWords Words = readCommandWords(RawArgs);
+  // A command without an input and without an option of offload-cxx's own is the host
+  // compiler's, as written: its answers (`-###` alone prints g++'s specs), its errors in its
+  // words (`-version`, `-qversion`, `-V`: autoconf's probes; a new user found ours differed).
+  // `--version` and `--help` are ours (our banner, then g++'s).
+  const bool OursWithoutInput = llvm::any_of(RawArgs, [](StringRef A) {
+    const StringRef Name = A.ltrim('-').split('=').first;
+    return (A.starts_with("-") &&
+            llvm::is_contained({"offload-arch", "cpu-image", "host-compiler", "pass", "manifest",
+                                "device-image", "print-offload-archs", "dry-run"},
+                               Name)) ||
+           (A.starts_with("--") &&
+            llvm::is_contained({"version", "help", "help-hidden", "help-list"}, Name)) ||
+           A == "-help" || A == "-Xoffload-device";
+  });
+  const bool Subcommand = !RawArgs.empty() &&
+                          llvm::is_contained({"devices", "bundle", "compile-launcher",
+                                              "link-launcher"},
+                                             StringRef(RawArgs[0]));
+  if (Words.Inputs.empty() && !RawArgs.empty() && !OursWithoutInput && !Subcommand &&
+      !llvm::any_of(RawArgs, [](StringRef A) { return A.starts_with("@"); })) {
+    std::vector<std::string> Command = hostCommandAsWritten("g++", RawArgs);
+    if (Error E = runCommand(Command, CommandOptions{}))
+      return consumeError(std::move(E)), 1;  // the host compiler said why
+    return 0;
+  }
   if (!Words.MissingValue.empty())
     fail("missing argument after '" + Words.MissingValue + "'");
   // g++'s --help=CLASS (with -Q: which warnings are on): g++'s question, not ours.
@@ -666,6 +691,21 @@ int main(int argc, char **argv) {
       CompileOnly && Pass == "all" && Inputs.size() == 1 && !DryRun && hostInput(Inputs[0]) &&
       User.OtherOutput.empty() &&
       (Inputs[0] == "-" || !mentionsSurely(Inputs[0]) || StdTooOld);
+  // `-### -c plain.cpp`: what runs for a file without offload is the host compiler as written,
+  // so its own -### says it (a new user found our pipeline's commands printed for such a file,
+  // with flags it never gets).
+  if (DryRun && CompileOnly && Pass == "all" && Inputs.size() == 1 && hostInput(Inputs[0]) &&
+      User.OtherOutput.empty() && (Inputs[0] == "-" || !mentions(Inputs[0]))) {
+    std::vector<std::string> Command = hostCommandAsWritten(HostCompiler, RawArgs);
+    keepLastOutput(Command);
+    for (std::string &A : Command)
+      if (A == "--dry-run" || A == "-dry-run")
+        A = "-###";
+    Command.insert(Command.end(), {"-idirafter", L.IncludeDir});
+    if (Error E = runCommand(Command, CommandOptions{}))
+      return consumeError(std::move(E)), 1;
+    return 0;
+  }
   // The static libraries the link reads through -l and the linker's options (linkArchives): their
   // device code is the program's too, and a program of plain objects that links one with
   // kernels is not linked as written.

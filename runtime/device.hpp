@@ -69,6 +69,13 @@ public:
   /// copies). The CPU device runs it here and throws what the kernel did (offload::error).
   virtual void launch(const kernel_info *kernel, const detail::launch_request &request,
                       const abi::slot_t *slots) = 0;
+  /// A launch that the caller waits for at once (sync() is next) on a stream that holds nothing
+  /// else: a device may enqueue it where that costs least (a GPU: in order with the copies that
+  /// mapped its arguments, without an event between them).
+  virtual void launch_waited(const kernel_info *kernel, const detail::launch_request &request,
+                             const abi::slot_t *slots) {
+    launch(kernel, request, slots);
+  }
   /// Waits for everything enqueued; throws device_failure when the device reports a failure.
   /// Another thread may call it while the owner launches (deferred_launches.hpp).
   virtual void sync() = 0;

@@ -35,7 +35,7 @@ map_site launch_map_site(const detail::launch_request &request, const kernel_inf
 } // namespace
 
 void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
-                    const detail::launch_request &request) {
+                    const detail::launch_request &request, bool waited) {
   // The slots the kernel gets (one per argument, then a 0): mapped arguments at their copies.
   // On the stack for the usual few arguments (not thread_local: a launch from a global's
   // destructor runs after the thread's thread_locals are gone).
@@ -68,6 +68,8 @@ void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
   try {
     if (profiling()) [[unlikely]]  // the one test profiling costs a launch when off
       profile::launch(on, s, kernel, request, slots);
+    else if (waited)
+      s.launch_waited(kernel, request, slots);
     else
       s.launch(kernel, request, slots);
     if (allocations)
@@ -185,8 +187,13 @@ void launch(const launch_request &requested) {
   // Map, enqueue, then either return at once — nothing comes back and nothing is freed, so the
   // next operation that could see the kernel's effects waits for it (deferred_launches.hpp) —
   // or wait and unmap.
-  rt::enqueue_launch(on, s, kernel, *request);
-  if (s.can_defer() && !rt::current_settings().launch_blocking &&
+  // A launch that maps an object alone copies it back or frees it when it ends: it is waited
+  // for at once. With nothing else in flight on the device it goes where its copies went, in
+  // order after them (stream::launch_waited), and is not deferred whatever happens meanwhile.
+  const bool waited = s.can_defer() && !on.deferred().any() &&
+                      on.present().released_by_launch(request->args, request->num_args);
+  rt::enqueue_launch(on, s, kernel, *request, waited);
+  if (!waited && s.can_defer() && !rt::current_settings().launch_blocking &&
       on.present().release_if_held(request->args, request->num_args)) {
     on.deferred().add(s, *request, kernel);
     rt::note_last_launch_device(on);

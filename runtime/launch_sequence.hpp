@@ -36,9 +36,10 @@ void report_launch(const detail::launch_request &request, const kernel_info *ker
 
 /// Maps the launch's arguments on `on` and enqueues it on `s`; on failure nothing stays mapped
 /// and offload::error names the launch. On success the arguments stay mapped: finish_launch (or
-/// unmap_launch) releases them.
+/// unmap_launch) releases them. `waited`: the caller waits for it at once, and `s` holds nothing
+/// else (stream::launch_waited).
 void enqueue_launch(device &on, stream &s, const kernel_info *kernel,
-                    const detail::launch_request &request);
+                    const detail::launch_request &request, bool waited = false);
 
 /// Releases a launch's mappings, copying back (from, tofrom) unless `copy_back` is false: the
 /// launch failed, and nothing of its objects comes back later either (present_table::unmap).

@@ -329,6 +329,22 @@ bool present_table::release_if_held(const detail::arg_desc *args, std::uint32_t 
   return true;
 }
 
+bool present_table::released_by_launch(const detail::arg_desc *args, std::uint32_t n) {
+  if (!maps_anything(args, n))
+    return false;
+  // Before map(): this launch's own references are not counted yet.
+  std::lock_guard guard(lock_);
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const detail::arg_desc &a = args[k];
+    if (!is_mapped(a))
+      continue;
+    auto it = holder(begin_of(a), begin_of(a) + a.bytes);
+    if (it == entries_.end() || it->second.references == 0)
+      return true;  // mapped by this launch alone
+  }
+  return false;
+}
+
 void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
                           const map_site &site, bool launch_failed, bool check_fences) {
   std::string failure;

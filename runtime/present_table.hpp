@@ -77,6 +77,10 @@ public:
   /// otherwise changes nothing and returns false. (A launch may then return before its kernel
   /// ends: deferred_launches.hpp.)
   bool release_if_held(const detail::arg_desc *args, std::uint32_t n);
+  /// Before a launch maps its arguments: whether one of them is not mapped yet (nothing holds
+  /// it), so that the launch maps it alone and copies it back or frees it when it ends: it will
+  /// be waited for at once (release_if_held returns false).
+  bool released_by_launch(const detail::arg_desc *args, std::uint32_t n);
   /// Copies present objects' bytes to the device (`to_device`) or back; others are left alone.
   void update(const detail::arg_desc *args, std::uint32_t n, bool to_device, const map_site &site);
 

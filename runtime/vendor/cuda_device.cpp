@@ -63,6 +63,8 @@ public:
   std::uint32_t compute_units() override;
   void launch(const kernel_info *kernel, const detail::launch_request &request,
               const abi::slot_t *slots) override;
+  void launch_waited(const kernel_info *kernel, const detail::launch_request &request,
+                     const abi::slot_t *slots) override;
   void sync() override;
   bool can_defer() const override { return true; }
   bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) override;
@@ -74,9 +76,12 @@ public:
 
 private:
   void order_after_copies();
+  void enqueue(const kernel_info *kernel, const detail::launch_request &request,
+               const abi::slot_t *slots, void *on);
 
   cuda_gpu &gpu_;
   void *stream_;
+  std::atomic<bool> on_legacy_{false};  // launch_waited enqueued on the legacy stream
   std::uint64_t copies_ordered_ = 0;  // the device's legacy_copies() this stream waits after
   void *copies_event_ = nullptr;      // recorded on the legacy stream, waited for by this one
   std::unordered_map<const kernel_info *, void *> functions_;  // null: not on this device
@@ -124,7 +129,9 @@ public:
   }
   void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
+    const std::uint64_t before = legacy_copies();
     d_.check(d_.memcpy_dtoh(dst, address(src), bytes));
+    completed(before);  // a synchronous copy on the legacy stream: what was before it is done
   }
   void do_copy_within(void *dst, const void *src, std::uint64_t bytes) override {
     make_current();
@@ -145,6 +152,19 @@ public:
   }
   /// The count of copies on the legacy stream so far (order_after_copies compares it).
   std::uint64_t legacy_copies() const { return legacy_copies_.load(std::memory_order_acquire); }
+  /// How many of them are known to have ended: a stream need not wait for those.
+  std::uint64_t legacy_completed() const {
+    return legacy_completed_.load(std::memory_order_acquire);
+  }
+  /// A launch was enqueued on the legacy stream: counted as its copies are.
+  void launched_on_legacy() { copied(); }
+  /// Waits for the legacy stream (launch_waited's kernel and the copies before it).
+  void sync_legacy() {
+    make_current();
+    const std::uint64_t before = legacy_copies();
+    d_.check(d_.stream_synchronize(nullptr));
+    completed(before);
+  }
   std::unique_ptr<stream> open_stream() override {
     make_current();
     void *s = nullptr;
@@ -227,6 +247,13 @@ private:
     else
       d_.check(d_.stream_synchronize(nullptr));
   }
+  /// The first `count` copies on the legacy stream have ended (a wait on it returned).
+  void completed(std::uint64_t count) {
+    std::uint64_t known = legacy_completed_.load(std::memory_order_relaxed);
+    while (known < count &&
+           !legacy_completed_.compare_exchange_weak(known, count, std::memory_order_acq_rel))
+      ;
+  }
   static void *allocate_block(void *self, std::uint64_t bytes) {
     auto &gpu = *static_cast<cuda_gpu *>(self);
     cu_device_ptr p = 0;
@@ -267,6 +294,7 @@ private:
   void *reference_ = nullptr;
   double reference_us_ = 0;
   std::atomic<std::uint64_t> legacy_copies_{0};
+  std::atomic<std::uint64_t> legacy_completed_{0};
 };
 
 /// Profiling: a launch's start and end events on its stream (read when the end is done; the
@@ -378,6 +406,10 @@ void cuda_stream::order_after_copies() {
   const std::uint64_t copies = gpu_.legacy_copies();
   if (copies == copies_ordered_)
     return;
+  if (copies <= gpu_.legacy_completed()) {  // they have all ended (a copy to the host waited)
+    copies_ordered_ = copies;
+    return;
+  }
   const cuda_driver &d = gpu_.driver();
   constexpr unsigned disable_timing = 2;  // CU_EVENT_DISABLE_TIMING
   if (!copies_event_)
@@ -404,6 +436,24 @@ std::uint32_t cuda_stream::occupancy_workgroup_size(const kernel_info &kernel,
 
 void cuda_stream::launch(const kernel_info *kernel, const detail::launch_request &request,
                          const abi::slot_t *slots) {
+  gpu_.make_current();
+  order_after_copies();
+  enqueue(kernel, request, slots, stream_);
+}
+
+/// On the legacy stream, after the copies that mapped its arguments (in order there: no event,
+/// no wait on this stream, which holds nothing); sync() then waits for the legacy stream. Three
+/// driver calls fewer than launch() + sync() (bench/experiments/mapped_launch_sequences.cu).
+void cuda_stream::launch_waited(const kernel_info *kernel, const detail::launch_request &request,
+                                const abi::slot_t *slots) {
+  gpu_.make_current();
+  enqueue(kernel, request, slots, nullptr);
+  gpu_.launched_on_legacy();  // later work of other streams waits for it as for a copy
+  on_legacy_.store(true, std::memory_order_release);
+}
+
+void cuda_stream::enqueue(const kernel_info *kernel, const detail::launch_request &request,
+                          const abi::slot_t *slots, void *on) {
   const cuda_driver &d = gpu_.driver();
   void *f = functions_.at(kernel);
   // The entry's parameters (offload/detail/device_entry.hpp): the implicit dyn_ptr, then one
@@ -413,15 +463,13 @@ void cuda_stream::launch(const kernel_info *kernel, const detail::launch_request
   parameters_.resize(arguments_.size());
   for (std::size_t i = 0; i < arguments_.size(); ++i)
     parameters_[i] = &arguments_[i];
-  gpu_.make_current();
-  order_after_copies();
   constexpr unsigned default_shared_limit = 48 * 1024;
   if (request.dynamic_shared_bytes > default_shared_limit)
     d.check(d.func_set_attribute(f, max_dynamic_shared_size_attribute,
                                  static_cast<int>(request.dynamic_shared_bytes)));
   d.check(d.launch_kernel(f, request.workgroups.x, request.workgroups.y, request.workgroups.z,
                           request.threads.x, request.threads.y, request.threads.z,
-                          request.dynamic_shared_bytes, stream_, parameters_.data(), nullptr));
+                          request.dynamic_shared_bytes, on, parameters_.data(), nullptr));
 }
 
 bool cuda_stream::copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) {
@@ -490,6 +538,8 @@ std::unique_ptr<launch_timer> cuda_stream::mark() {
 }
 
 void cuda_stream::sync() {
+  if (on_legacy_.exchange(false, std::memory_order_acq_rel))
+    return gpu_.sync_legacy();  // launch_waited's kernel (this stream holds nothing)
   gpu_.make_current();
   gpu_.driver().check(gpu_.driver().stream_synchronize(stream_));
 }
