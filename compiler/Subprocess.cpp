@@ -17,6 +17,8 @@
 #include <ctime>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -132,8 +134,47 @@ static const std::string &gccVersion() {
   return Version;
 }
 
+/// g++'s `__cplusplus` under `Std` ("-std=c++23"), from `g++ -dM -E` once per standard; empty
+/// if it cannot be read.
+static std::string gccCplusplus(StringRef Std) {
+  static std::map<std::string, std::string> Known;
+  static std::mutex Lock;
+  std::lock_guard Guard(Lock);
+  auto [It, New] = Known.try_emplace(Std.str());
+  if (!New || GccHostCompiler.empty())
+    return It->second;
+  ErrorOr<std::string> Path = sys::findProgramByName(GccHostCompiler);
+  SmallString<128> Out;
+  if (!Path || sys::fs::createTemporaryFile("offload-cxx-gcc-macros", "txt", Out))
+    return It->second;
+  const std::optional<StringRef> Redirects[] = {StringRef("/dev/null"), StringRef(Out), StringRef("")};
+  const int Rc = sys::ExecuteAndWait(
+      *Path, {*Path, Std, "-dM", "-E", "-x", "c++", "/dev/null"}, std::nullopt, Redirects);
+  auto Text = MemoryBuffer::getFile(Out);
+  sys::fs::remove(Out);
+  if (Rc != 0 || !Text)
+    return It->second;
+  SmallVector<StringRef> Lines;
+  (*Text)->getBuffer().split(Lines, '\n');
+  for (StringRef L : Lines)
+    if (L.consume_front("#define __cplusplus "))
+      It->second = L.trim().str();
+  return It->second;
+}
+
 void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::string> UserFlags) {
   appendUserCompileFlags(Args, UserFlags);
+  // Past C++20 the two compilers' `__cplusplus` differ (g++ 12's -std=c++23 is 202100L, clang
+  // 22's 202302L): code that picks a type by it gave a kernel's parameter one layout on the host
+  // and another on the device, and the kernel read it wrong without a word (fourteenth
+  // adversarial pass). Every clang compile of the file is told g++'s value.
+  StringRef Std;
+  for (StringRef A : UserFlags)
+    if (A.starts_with("-std="))
+      Std = A;
+  if (!Std.empty() && !llvm::is_contained({"-std=c++20", "-std=gnu++20", "-std=c++2a", "-std=gnu++2a"}, Std))
+    if (const std::string V = gccCplusplus(Std); !V.empty())
+      Args.push_back("-D__cplusplus=" + V);
   // glibc's fortified wrappers (-D_FORTIFY_SOURCE with -O, dpkg-buildflags' and Fedora's
   // defaults) are GCC's own (__builtin_va_arg_pack): with g++'s __GNUC__ and __OPTIMIZE__ they
   // broke every kernel file's clang compiles (adversarial pass). Kernels call no glibc I/O;
