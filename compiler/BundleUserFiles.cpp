@@ -45,8 +45,10 @@ Error recordBundleContents(const std::string &Dir, StringRef Marker) {
     if (Entry != Marker)
       OS << Entry << "\n";
   OS.close();
-  if (OS.has_error())
-    return createFileError(Dir + "/" + Marker.str(), OS.error());
+  if (std::error_code EC = OS.error()) {
+    OS.clear_error();  // (reported here, by name: not by the stream's destructor)
+    return createFileError(Dir + "/" + Marker.str(), EC);
+  }
   return Error::success();
 }
 

@@ -180,9 +180,10 @@ Error writeMergedDepFile(const std::string &PathAsGiven, ArrayRef<std::string> T
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << depFileText(Targets, Deps, Phony);
     OS.close();
-    if (OS.has_error()) {
+    if (std::error_code EC = OS.error()) {
+      OS.clear_error();  // (reported here, by name: not by the stream's destructor)
       sys::fs::remove(Temp);
-      return createFileError(Path, OS.error());
+      return createFileError(Path, EC);
     }
   }
   if (std::error_code EC = sys::fs::rename(Temp, Path)) {

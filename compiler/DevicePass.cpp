@@ -38,6 +38,11 @@ Error writeBitcode(const Module &M, StringRef Path) {
   if (EC)
     return createFileError(Path, EC);
   WriteBitcodeToFile(M, OS);
+  OS.close();
+  if (std::error_code EC = OS.error()) {
+    OS.clear_error();  // (reported here, by name: not by the stream's destructor; a disk full)
+    return createFileError(Path, EC);
+  }
   return Error::success();
 }
 

@@ -306,8 +306,12 @@ struct StdinCopy {
     sys::RemoveFileOnSignal(Path);
     std::error_code EC;
     raw_fd_ostream OS(Path, EC);
-    if (!EC)
-      OS << "#line 1 \"<stdin>\"\n" << Code;
+    if (EC)
+      return EC;
+    OS << "#line 1 \"<stdin>\"\n" << Code;
+    OS.close();
+    EC = OS.error();
+    OS.clear_error();  // (the caller reports it, by name: not the stream's destructor)
     return EC;
   }
   ~StdinCopy() {
@@ -1018,8 +1022,15 @@ int main(int argc, char **argv) {
       llvm::erase(Sources, StdinSource.Path);
       Skip.push_back(StdinSource.Path);
     }
-    check(writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir,
-                             Sources, Skip));
+    if (Error E = writeMergedDepFile(std::string(Path), Targets, DepFiles, User.Deps.Phony, SkipDir,
+                                     Sources, Skip)) {
+      // No output without its dependency file (a disk full under -MF): make would take the new
+      // object for up to date and never know its headers; g++ leaves none either (fourteenth
+      // adversarial pass).
+      if (sys::fs::is_regular_file(Target))
+        sys::fs::remove(Target);
+      check(std::move(E));
+    }
   };
   // A file that never mentions offload is compiled by the host compiler exactly as written
   // (any -std, g++'s default standard, no flag of ours but our headers' folder last, g++'s own

@@ -503,6 +503,14 @@ public:
           return;
         }
         OS << *Text;
+        OS.close();
+        if (std::error_code Failed = OS.error()) {  // a disk full: named, not the stream's abort
+          OS.clear_error();
+          Ctx.getDiagnostics().Report(Ctx.getDiagnostics().getCustomDiagID(
+              DiagnosticsEngine::Error, "cannot write '%0': %1"))
+              << State.RewriteLambdasTo << Failed.message();
+          return;
+        }
         State.Rewritten = true;
         return;
       }

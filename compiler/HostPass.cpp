@@ -319,8 +319,10 @@ Error emitRegistrationObject(Module &M, StringRef ObjectPath) {
     return createStringError(inconvertibleErrorCode(), "cannot emit x86-64 objects");
   PM.run(M);
   OS.close();
-  if (OS.has_error())
-    return createFileError(ObjectPath, OS.error());
+  if (std::error_code EC = OS.error()) {
+    OS.clear_error();  // (reported here, by name: not by the stream's destructor)
+    return createFileError(ObjectPath, EC);
+  }
   return Error::success();
 }
 

@@ -255,6 +255,13 @@ cachedPch(const std::string &Clang, const std::string &IncludeDir, ArrayRef<std:
     if (EC)
       return std::nullopt;
     Out << *Sum << "\n";
+    Out.close();
+    if (Out.has_error()) {  // a disk full: no cached header this time (not the stream's abort)
+      Out.clear_error();
+      sys::fs::remove((Temp + ".sum").str());
+      sys::fs::remove(Temp);
+      return std::nullopt;
+    }
   }
   if (sys::fs::rename((Temp + ".sum").str(), (Pch + ".sum").str()) || sys::fs::rename(Temp, Pch))
     return std::nullopt;

@@ -211,8 +211,11 @@ Error writeFile(StringRef Path, StringRef Contents) {
     return createFileError(Path, EC);
   OS << Contents;
   OS.close();
-  if (OS.has_error())
-    return createFileError(Path, OS.error());
+  if (std::error_code EC = OS.error()) {
+    OS.clear_error();  // (reported here, by name: not by the stream's destructor; a disk full)
+    sys::fs::remove(Path);  // no empty or partial file left
+    return createFileError(Path, EC);
+  }
   return Error::success();
 }
 

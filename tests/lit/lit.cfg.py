@@ -66,6 +66,9 @@ try:
         config.available_features.add("gpu")
 except (OSError, subprocess.SubprocessError):
     pass
+# Root, who can mount a small tmpfs to fill (e2e/disk_full.test; CI runs as root).
+if os.geteuid() == 0 and shutil.which("mount"):
+    config.available_features.add("root")
 if shutil.which("clang++-22"):
     config.available_features.add("clang-host")
 if shutil.which("mpicxx") and shutil.which("mpirun"):  # Open MPI: tests/lit/e2e/mpi.test
