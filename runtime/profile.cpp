@@ -267,11 +267,26 @@ void write_trace(const std::string &named) {
   // Ctrl-C or a kill during the write takes effect once the file is in place (it left the
   // temporary, tens of MB, behind: adversarial pass). Only this thread's mask: the program is
   // ending.
+  // SIGXFSZ too (`ulimit -f`): a write past the limit fails with EFBIG, a warning, instead of
+  // killing the program before its stdout is flushed (fourteenth adversarial pass); the signal
+  // that write raised is taken back below, not delivered when the mask is restored.
   sigset_t ending, before;
   sigemptyset(&ending);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ})
     sigaddset(&ending, sig);
   pthread_sigmask(SIG_BLOCK, &ending, &before);
+  sigset_t pending_before;
+  sigpending(&pending_before);
+  const bool xfsz_was_pending = sigismember(&pending_before, SIGXFSZ) == 1;
+  auto take_back_xfsz = [&] {
+    sigset_t pending, xfsz;
+    if (xfsz_was_pending || sigpending(&pending) != 0 || sigismember(&pending, SIGXFSZ) != 1)
+      return;
+    sigemptyset(&xfsz);
+    sigaddset(&xfsz, SIGXFSZ);
+    const timespec now{0, 0};
+    (void)sigtimedwait(&xfsz, nullptr, &now);
+  };
   // Made anew, never through a link planted at the temporary's (predictable) name, and with
   // the permissions of the trace it replaces (twelfth adversarial pass: fopen followed a symlink
   // there, and the rename reset an existing trace's mode).
@@ -292,11 +307,13 @@ void write_trace(const std::string &named) {
   if (f)
     ok = std::fclose(f) == 0 && ok;
   if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) {
+    take_back_xfsz();
     pthread_sigmask(SIG_SETMASK, &before, nullptr);
     return;
   }
   const int why = errno;
   std::remove(tmp.c_str());
+  take_back_xfsz();
   pthread_sigmask(SIG_SETMASK, &before, nullptr);
   std::fprintf(stderr, "offload-cxx: warning: OFFLOAD_TRACE=%s: the timeline could not be written (%s)\n",
                path.c_str(), std::strerror(why));
