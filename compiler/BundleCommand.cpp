@@ -1,7 +1,8 @@
 // compiler/BundleCommand.cpp — `offload-cxx bundle PROGRAM... -o DIR`: a self-contained folder
 // that runs the programs on an x86-64 Linux node that has only the vendor driver:
 //
-//   DIR/bin/PROGRAM         the programs (only their library search path is changed)
+//   DIR/bin/PROGRAM         the programs (only their library search path is changed, and
+//                           the libraries they name by path are named by file name)
 //   DIR/lib/                every shared library they need (offload-cxx's runtime, liboffload,
 //                           libLLVM, libstdc++, libgcc_s ...) except the C library's
 //                           own and the vendor driver's (libcuda, libamdhip/hsa come with it)
@@ -65,9 +66,15 @@ bool fromTheNode(StringRef Soname) {
   return false;
 }
 
-/// The shared libraries `Binary` loads here, as (soname, path), from ldd.
-Expected<std::vector<std::pair<std::string, std::string>>> neededLibraries(const std::string &Binary,
-                                                                          StringRef TempDir) {
+/// A shared library a program loads, as ldd lists it.
+struct NeededLibrary {
+  std::string Name;  ///< its name in the bundle's lib/: its soname, or its file name
+  std::string Path;  ///< where it is loaded from here
+  bool ByPath;       ///< DT_NEEDED names it by its path (a library without a SONAME)
+};
+
+/// The shared libraries `Binary` loads here, from ldd.
+Expected<std::vector<NeededLibrary>> neededLibraries(const std::string &Binary, StringRef TempDir) {
   ErrorOr<std::string> Ldd = sys::findProgramByName("ldd");
   if (!Ldd)
     return createStringError(inconvertibleErrorCode(), "ldd not found (package libc-bin)");
@@ -82,19 +89,31 @@ Expected<std::vector<std::pair<std::string, std::string>>> neededLibraries(const
   auto Text = MemoryBuffer::getFile(Out);
   if (!Text)
     return errorCodeToError(Text.getError());
-  std::vector<std::pair<std::string, std::string>> Libs;
+  std::vector<NeededLibrary> Libs;
   SmallVector<StringRef> Lines;
   (*Text)->getBuffer().split(Lines, '\n', -1, false);
   for (StringRef Line : Lines) {
     auto [Name, Rest] = Line.trim().split(" => ");
-    if (Rest.empty())
-      continue;  // the vdso, the loader
+    if (Rest.empty()) {
+      // A library linked by its path and without a SONAME (`g++ m.cpp /path/libx.so`, as CMake
+      // links one) is needed as that path, and ldd lists it as the path alone, as the loader
+      // (left to fromTheNode); the vdso has no path (adversarial pass: such a library was left
+      // out, and the bundled program loaded the build machine's copy).
+      StringRef Path = Name.rsplit(" (").first.trim();
+      if (Path.contains('/'))
+        Libs.push_back({sys::path::filename(Path).str(), Path.str(), /*ByPath=*/true});
+      continue;
+    }
     if (Rest.trim() == "not found")
       return createStringError(inconvertibleErrorCode(),
-                               "'%s' needs %s, which is not found on this machine",
-                               Binary.c_str(), Name.str().c_str());
+                               "'%s' needs %s, which is not found on this machine%s",
+                               Binary.c_str(), Name.str().c_str(),
+                               Name.contains('/') && !sys::path::is_absolute(Name)
+                                   ? " (a path relative to the current folder: make the bundle "
+                                     "from the folder the program was linked in)"
+                                   : "");
     StringRef Path = Rest.split(" (").first.trim();
-    Libs.emplace_back(Name.trim().str(), Path.str());
+    Libs.push_back({Name.trim().str(), Path.str(), /*ByPath=*/false});
   }
   return Libs;
 }
@@ -130,6 +149,43 @@ Error setRPath(const std::string &Patchelf, const std::string &File, StringRef R
   return createStringError(inconvertibleErrorCode(), "patchelf could not set the search path of '%s'%s%s",
                            File.c_str(), Text ? ": " : "",
                            Text ? (*Text)->getBuffer().trim().str().c_str() : "");
+}
+
+/// Names File's libraries that its DT_NEEDED names by path by their file names instead
+/// (patchelf --replace-needed): such a path is a folder of the build machine (or, relative, of
+/// the folder the program runs from), and the bundle's copy, in lib/ under that file name, is
+/// found through the bundle's search path. A node's own library needed so is then found as the
+/// node finds it.
+Error neededByFileName(const std::string &Patchelf, const std::string &File, StringRef TempDir) {
+  std::string Out = (TempDir + "/patchelf-needed.txt").str();
+  sys::fs::remove(Out);  // (a redirect writes over the file without truncating it)
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(Out), StringRef("")};
+  StringRef PrintArgs[] = {Patchelf, "--print-needed", File};
+  if (sys::ExecuteAndWait(Patchelf, PrintArgs, std::nullopt, Redirects) != 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "patchelf could not read the libraries '%s' needs", File.c_str());
+  auto Text = MemoryBuffer::getFile(Out);
+  if (!Text)
+    return errorCodeToError(Text.getError());
+  SmallVector<StringRef> Needed;
+  (*Text)->getBuffer().split(Needed, '\n', -1, /*KeepEmpty=*/false);
+  SmallVector<StringRef, 8> Args = {Patchelf};
+  for (StringRef N : Needed)
+    if (N.contains('/'))
+      Args.append({"--replace-needed", N, sys::path::filename(N)});
+  if (Args.size() == 1)
+    return Error::success();
+  Args.push_back(File);
+  std::string Log = (TempDir + "/patchelf.txt").str();
+  sys::fs::remove(Log);
+  std::optional<StringRef> LogRedirects[] = {std::nullopt, StringRef(Log), StringRef(Log)};
+  if (sys::ExecuteAndWait(Patchelf, Args, std::nullopt, LogRedirects) == 0)
+    return Error::success();
+  auto Message = MemoryBuffer::getFile(Log);
+  return createStringError(inconvertibleErrorCode(),
+                           "patchelf could not name the libraries of '%s' by their file names%s%s",
+                           File.c_str(), Message ? ": " : "",
+                           Message ? (*Message)->getBuffer().trim().str().c_str() : "");
 }
 
 /// File's own search path (DT_RPATH or DT_RUNPATH, as patchelf prints it); empty if none.
@@ -389,6 +445,8 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
     const std::string RPath = bundledRPath(readRPath(*Patchelf, P, Temp));
     if (Error E = setRPath(*Patchelf, Dir + "/bin/" + Name, RPath, Temp))
       return E;
+    if (Error E = neededByFileName(*Patchelf, Dir + "/bin/" + Name, Temp))
+      return E;
     if (Error E = writeText(Dir + "/lib/offload-cxx/" + Name + ".archs", join(*Archs, ","), Readable))
       return E;
     // The name quoted for the shell ("my prog", a quote in it).
@@ -406,8 +464,14 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
     return E;
   if (Error E = setRPath(*Patchelf, Dir + "/lib/offload-cxx/offload-cxx-devices", "$ORIGIN/..", Temp))
     return E;
+  if (Error E = neededByFileName(*Patchelf, Dir + "/lib/offload-cxx/offload-cxx-devices", Temp))
+    return E;
 
-  StringMap<std::pair<std::string, std::string>> Copied;  // soname -> (path, the binary's)
+  struct CopiedLibrary {
+    std::string Path, Binary;  // where it was copied from, and the program that loads it
+    bool ByPath;
+  };
+  StringMap<CopiedLibrary> Copied;  // by its name in lib/
   for (const std::string &B : Binaries) {
     // ldd of the file itself, not of a link to it: $ORIGIN is the file's folder (adversarial
     // pass: a program given through a link "needed" libraries its $ORIGIN/../lib held).
@@ -417,25 +481,36 @@ Error fillBundle(const Layout &L, const std::string &Dir, size_t &Libraries) {
     auto Libs = neededLibraries(std::string(Real), Temp);
     if (!Libs)
       return Libs.takeError();
-    for (auto &[Soname, Path] : *Libs) {
+    for (const NeededLibrary &Lib : *Libs) {
+      const std::string &Soname = Lib.Name, &Path = Lib.Path;
       if (fromTheNode(Soname))
         continue;
       // One lib/ folder: two programs that load different files of one name cannot share it
-      // (adversarial pass: the second program ran with the first one's library, silently).
+      // (adversarial pass: the second program ran with the first one's library, silently), nor
+      // can one program that loads two by paths of one file name.
       if (auto It = Copied.find(Soname); It != Copied.end()) {
         bool Same = false;
-        if (It->second.first != Path &&
-            (sys::fs::equivalent(It->second.first, Path, Same) || !Same))
+        if (It->second.Path != Path &&
+            (sys::fs::equivalent(It->second.Path, Path, Same) || !Same)) {
+          const bool ByPath = Lib.ByPath || It->second.ByPath;
+          const std::string Who = It->second.Binary == B
+                                      ? "'" + B + "' loads two"
+                                      : "'" + It->second.Binary + "' and '" + B + "' load";
           return createStringError(
               inconvertibleErrorCode(),
-              "'%s' and '%s' load different libraries named '%s' ('%s' and '%s'), and a "
-              "bundle holds one: bundle them separately",
-              It->second.second.c_str(), B.c_str(), Soname.c_str(), It->second.first.c_str(),
-              Path.c_str());
+              "%s different libraries named '%s' ('%s' and '%s'), and a bundle holds one: %s",
+              Who.c_str(), Soname.c_str(), It->second.Path.c_str(), Path.c_str(),
+              ByPath ? "rename one (a library named by its path is named by its file name in the "
+                       "bundle)"
+                     : "bundle them separately");
+        }
         continue;
       }
-      Copied[Soname] = {Path, B};
+      Copied[Soname] = {Path, B, Lib.ByPath};
       if (Error E = copyFile(Path, Dir + "/lib/" + Soname, Readable))
+        return E;
+      // A library's own libraries named by path, as a program's.
+      if (Error E = neededByFileName(*Patchelf, Dir + "/lib/" + Soname, Temp))
         return E;
       // The runtime opens the GPU drivers through this library, by the node's own search: it
       // keeps a DT_RUNPATH, which makes dlopen ignore every DT_RPATH (runtime/system_dlopen.cpp;
