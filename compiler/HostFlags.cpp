@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Option/Arg.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
@@ -57,10 +58,13 @@ CommandWords readCommandWords(ArrayRef<std::string> Args) {
   for (const std::string &A : Args)
     Argv.push_back(A.c_str());
   opt::InputArgList List(Argv.data(), Argv.data() + Argv.size());
+  std::string Language;  // the -x in effect
   for (unsigned I = 1; I < Argv.size();) {
     if (StringRef(Argv[I]) == "--") {  // the rest are inputs
-      for (++I; I < Argv.size(); ++I)
+      for (++I; I < Argv.size(); ++I) {
         Words.Inputs.push_back(I - 1);
+        Words.InputLanguages.push_back(Language);
+      }
       break;
     }
     // Two words that clang's table does not know (takeUserFlags reads them so too).
@@ -80,8 +84,37 @@ CommandWords readCommandWords(ArrayRef<std::string> Args) {
       ++I;
       continue;
     }
-    if (Parsed->getOption().matches(options::OPT_INPUT))
+    const opt::Option O = Parsed->getOption();  // (an alias's: the option it stands for)
+    const StringRef Value = Parsed->getNumValues() ? StringRef(Parsed->getValue()) : "";
+    if (O.matches(options::OPT_INPUT)) {
       Words.Inputs.push_back(I - 1);
+      Words.InputLanguages.push_back(Language);
+    } else if (O.matches(options::OPT_x)) {
+      Language = Value == "none" ? "" : Value.str();
+      Words.LanguageOptions.push_back({I - 1, Next - I});
+      if (Value.ends_with("-header") && Words.OtherOutput.empty())
+        Words.OtherOutput = Argv[I];
+    } else if (O.matches(options::OPT_c)) {
+      Words.CompileOnly = true;
+    } else if (O.matches(options::OPT_o)) {
+      Words.Output = Value.str();
+    } else if (O.matches(options::OPT_E) || O.matches(options::OPT_S) ||
+               O.matches(options::OPT_M) || O.matches(options::OPT_MM) ||
+               O.matches(options::OPT_fsyntax_only)) {
+      if (Words.OtherOutput.empty())
+        Words.OtherOutput = Argv[I];
+    } else if (O.matches(options::OPT_I) || O.matches(options::OPT_isystem) ||
+               O.matches(options::OPT_iquote) || O.matches(options::OPT_idirafter) ||
+               O.matches(options::OPT_include) || O.matches(options::OPT_imacros) ||
+               O.matches(options::OPT_D) || O.matches(options::OPT_U) ||
+               O.matches(options::OPT_std_EQ) || O.matches(options::OPT_O_Group)) {
+      opt::ArgStringList Rendered;  // the short form (--include-directory=X: -IX)
+      Parsed->render(List, Rendered);
+      if (O.matches(options::OPT_O_Group))
+        Words.OptLevel = join(Rendered, "");
+      else
+        Words.MetadataFlags.insert(Words.MetadataFlags.end(), Rendered.begin(), Rendered.end());
+    }
     I = Next;
   }
   return Words;

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace offload::compiler {
@@ -63,10 +64,25 @@ UserFlags takeUserFlags(int &argc, char **argv,
 
 /// The words of a command line as g++ reads them (clang's option table, which knows how many
 /// words each of g++'s options takes): the indices of its inputs, and the last option if it
-/// ends the line without the value it takes (`-c k.cpp -I`), else "".
+/// ends the line without the value it takes (`-c k.cpp -I`), else "". GCC's long spellings are
+/// read as their short forms (--compile as -c, --output=X and --output X as -o X).
 struct CommandWords {
   std::vector<std::size_t> Inputs;
   std::string MissingValue;
+  /// For each of Inputs: the language of the -x in effect before it ("" without one, or after
+  /// `-x none`: g++ goes by the name).
+  std::vector<std::string> InputLanguages;
+  /// Where each -x stands, and how many words it takes (`-x c++`: 2, `-xc++`: 1).
+  std::vector<std::pair<std::size_t, std::size_t>> LanguageOptions;
+  bool CompileOnly = false;  ///< -c
+  std::string Output;        ///< -o's (the last one), else ""
+  /// -E, -S, -M, -MM, -fsyntax-only or a -x ...-header (the first one given): the command
+  /// writes no object (as UserFlags::OtherOutput).
+  std::string OtherOutput;
+  /// -I, -isystem, -iquote, -idirafter, -include, -imacros, -D, -U and -std= in their short
+  /// forms: what a parse of the command's sources needs (compile-launcher's host-metadata pass).
+  std::vector<std::string> MetadataFlags;
+  std::string OptLevel;  ///< the last -O (-O2, -Ofast, -Os), else ""
 };
 CommandWords readCommandWords(llvm::ArrayRef<std::string> Args);
 

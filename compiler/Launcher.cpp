@@ -2,8 +2,10 @@
 //
 // compile-launcher: the user's compile command runs as CMake wrote it (it writes the object and
 // its depfile); meanwhile the host-metadata pass parses the same source with only the command's
-// -I/-isystem/-iquote/-D/-U/-std=/-include flags; a source that defines or launches kernels then
-// gets its device bitcode (per --offload-arch) embedded in the object, as `offload-cxx -c` does.
+// -I/-isystem/-iquote/-idirafter/-D/-U/-std=/-include/-imacros flags; a source that defines or
+// launches kernels then gets its device bitcode (per --offload-arch) embedded in the object, as
+// `offload-cxx -c` does. The object is the one g++ writes, however the command names it (-o X,
+// --output=X, none: the source's stem + .o); `-c a.cpp b.cpp` runs one command per source.
 //
 // link-launcher: reads the `.offload_cxx` sections of the objects and static libraries on the
 // link command, links and lowers the device code as `offload-cxx a.o b.o -o prog` does, and runs
@@ -12,7 +14,9 @@
 #include "ObjectFiles.h"
 
 #include "Build.h"
+#include "HostFlags.h"
 #include "HostPass.h"
+#include "OffloadMentions.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -114,48 +118,62 @@ int runCompileLauncher(const Layout &L) {
   Expected<std::vector<std::string>> Argv = resolved(CompileCommand);
   if (!Argv)
     return failWith(Argv.takeError());
-  // What the command compiles and writes, and the flags the host-metadata pass needs.
-  std::string Source, Object, Opt;
-  std::vector<std::string> MetadataFlags;
-  bool CompileOnly = false, OtherOutput = false;
-  for (size_t I = 1; I < Argv->size(); ++I) {
-    StringRef A = (*Argv)[I];
-    auto Next = [&]() -> std::string { return I + 1 < Argv->size() ? (*Argv)[++I] : ""; };
-    if (A == "-c") {
-      CompileOnly = true;
-      if (I + 1 < Argv->size() && !StringRef((*Argv)[I + 1]).starts_with("-"))
-        Source = Next();
-    } else if (A == "-o") {
-      Object = Next();
-    } else if (A.starts_with("-o") && A.size() > 2) {
-      Object = A.drop_front(2).str();
-    } else if (A == "-E" || A == "-S" || A == "-M" || A == "-MM" || A == "-fsyntax-only") {
-      OtherOutput = true;
-    } else if (A == "-I" || A == "-isystem" || A == "-iquote" || A == "-D" || A == "-U" ||
-               A == "-include" || A == "-idirafter") {
-      MetadataFlags.push_back(A.str());
-      MetadataFlags.push_back(Next());
-    } else if (A.starts_with("-I") || A.starts_with("-isystem") || A.starts_with("-iquote") ||
-               A.starts_with("-D") || A.starts_with("-U") || A.starts_with("-std=") ||
-               A.starts_with("-idirafter")) {
-      MetadataFlags.push_back(A.str());
-    } else if (A.starts_with("-O")) {
-      Opt = A.str();
-    } else if (A == "-MF" || A == "-MT" || A == "-MQ" || A == "-x" || A == "-Xlinker") {
-      ++I;  // their values are not sources
-    } else if (Source.empty() && !A.starts_with("-") && isCxxSource(A)) {
-      Source = A.str();
-    }
-  }
+  // The command's words after the compiler (ccache g++: g++'s) as g++ reads them (HostFlags.h:
+  // clang's option table knows that `-MT k.o`, `-x c++` and `-dumpbase k.cpp` take a value, and
+  // reads --compile as -c, --output=X and --output X as -o X): what it compiles and writes, and
+  // the flags the host-metadata pass needs.
+  const size_t First = compilerWord(*Argv) + 1;
+  const CommandWords Words = readCommandWords(ArrayRef(*Argv).drop_front(First));
   // CMake's compiler checks, preprocessing and the like: nothing to add.
-  if (!CompileOnly || OtherOutput || Source.empty() || Object.empty())
+  if (!Words.CompileOnly || !Words.OtherOutput.empty() || !Words.MissingValue.empty() ||
+      Words.Inputs.empty())
     return runUnchanged(*Argv);
+  // Each input is a C++ source, whose device code goes into its object, or the host compiler's
+  // alone (C, assembly, an object, standard input). A file that uses offload under another name
+  // (`-x c++ kernels.inc`, a .c file: C++ to g++) is refused, as the driver refuses it: the
+  // device compiles go by the name, and its kernels would lose their device code unsaid.
+  std::vector<std::string> Inputs;
+  std::vector<bool> IsSource;
+  for (size_t K = 0; K < Words.Inputs.size(); ++K) {
+    const std::string &In = (*Argv)[First + Words.Inputs[K]];
+    const StringRef Language = Words.InputLanguages[K];
+    const bool Cxx = isCxxSource(In) && (Language.empty() || Language == "c++");
+    const bool CxxToGxx =
+        Language == "c++" || (Language.empty() && sys::path::extension(In) == ".c");
+    if (!Cxx && CxxToGxx && sys::fs::is_regular_file(In) && mentionsOffload(In))
+      return failWith(createStringError(
+          inconvertibleErrorCode(),
+          "'%s' uses offload, and a file with kernels needs a C++ name (.cpp, .cc, .cxx, .C): %s",
+          In.c_str(),
+          Language.empty() ? "rename it (g++ compiles a .c file as C++, the device compilers as C)"
+                           : "rename it, or #include it from a .cpp file (-x c++ does not reach "
+                             "the device compiles)"));
+    Inputs.push_back(In);
+    IsSource.push_back(Cxx);
+  }
+  const size_t Sources = llvm::count(IsSource, true);
+  if (Sources == 0)
+    return runUnchanged(*Argv);
+  // -o names one object (g++ refuses it for several sources: "cannot specify '-o' with '-c',
+  // '-S' or '-E' with multiple files"); without it each source's object is its stem + .o in the
+  // current folder, as g++ names it.
+  if (!Words.Output.empty() && Sources > 1) {
+    if (int RC = runUnchanged(*Argv))
+      return RC;
+    return failWith(createStringError(
+        inconvertibleErrorCode(),
+        "-o names one object, but the command compiles %zu C++ sources ('%s', ...): their device "
+        "code has no object of its own; compile each source with its own -o",
+        Sources, Inputs[llvm::find(IsSource, true) - IsSource.begin()].c_str()));
+  }
+  auto objectOf = [&](const std::string &Source) {
+    return Words.Output.empty() ? sys::path::stem(Source).str() + ".o" : Words.Output;
+  };
 
   Expected<std::string> TempDir = makeTempDir();
   if (!TempDir)
     return failWith(TempDir.takeError());
   scope_exit Cleanup([&] { sys::fs::remove_directories(*TempDir); });
-  BuildSettings S = launcherSettings(L, Opt, *TempDir, Object);
   Expected<Toolchain> Tools = findToolchain(L);
   if (!Tools)
     return failWith(Tools.takeError());
@@ -163,14 +181,55 @@ int runCompileLauncher(const Layout &L) {
       chooseArchs(std::vector<std::string>(LauncherArchs.begin(), LauncherArchs.end()), *Tools);
   if (!Archs)
     return failWith(Archs.takeError());
-  S.Archs = std::move(*Archs);
-  const std::string &Compiler = (*Argv)[compilerWord(*Argv)];  // (ccache g++: g++)
-  S.GccHostCompiler = sys::path::filename(Compiler).find("clang") == StringRef::npos;
+  const std::string &Compiler = (*Argv)[First - 1];
   setGccHostCompiler(Compiler);
-  if (Error E = compileToObject(S, Source, MetadataFlags, *Argv, Object, Object,
-                                /*SkipWithoutKernels=*/true))
-    return failWith(std::move(E));
-  return 0;
+  // Command compiles Source into Object (HostObject too: the command writes it, unchanged).
+  auto compile = [&](ArrayRef<std::string> Command, const std::string &Source,
+                     const std::string &Object) {
+    BuildSettings S = launcherSettings(L, Words.OptLevel, *TempDir, Object);
+    S.Archs = *Archs;
+    S.GccHostCompiler = sys::path::filename(Compiler).find("clang") == StringRef::npos;
+    if (Error E = compileToObject(S, Source, Words.MetadataFlags, Command, Object, Object,
+                                  /*SkipWithoutKernels=*/true))
+      return failWith(std::move(E));
+    return 0;
+  };
+  if (Inputs.size() == 1 || !Words.Output.empty()) {
+    const std::string &Source = Inputs[llvm::find(IsSource, true) - IsSource.begin()];
+    return compile(*Argv, Source, objectOf(Source));
+  }
+  // `-c a.cpp b.cpp`: each input compiled by a command of its own, the other inputs left out
+  // (as the driver does), so that each object gets its source's device code (adversarial pass:
+  // only `-o X` was read, and such objects had none, without a word). g++ goes on after a
+  // failed file; so does this.
+  int Status = 0;
+  for (size_t K = 0; K < Inputs.size(); ++K) {
+    std::vector<std::string> Command(Argv->begin(), Argv->begin() + First);
+    for (size_t I = 0; First + I < Argv->size(); ++I) {
+      // A -x after this input names the language of later ones only: left out (g++ warns
+      // "-x c after last input file has no effect").
+      const auto X = llvm::find_if(Words.LanguageOptions,
+                                   [&](const std::pair<size_t, size_t> &P) { return P.first == I; });
+      if (I > Words.Inputs[K] && X != Words.LanguageOptions.end()) {
+        I += X->second - 1;
+        continue;
+      }
+      if (I == Words.Inputs[K] || !llvm::is_contained(Words.Inputs, I))
+        Command.push_back((*Argv)[First + I]);
+    }
+    // g++ -c -dumpbase X a.cpp b.cpp names their side outputs X-a.*, X-b.*: each command is told
+    // its own.
+    for (size_t I = First; I + 1 < Command.size(); ++I)
+      if (Command[I] == "-dumpbase")
+        Command[I + 1] += "-" + sys::path::stem(Inputs[K]).str();
+    if (LauncherVerbose)
+      errs() << "offload-cxx: " << Inputs[K] << ": " << join(Command, " ") << "\n";
+    const int RC = IsSource[K] ? compile(Command, Inputs[K], objectOf(Inputs[K]))
+                               : runUnchanged(Command);
+    if (RC != 0 && Status == 0)
+      Status = RC;
+  }
+  return Status;
 }
 
 int runLinkLauncher(const Layout &L) {
