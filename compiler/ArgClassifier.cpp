@@ -108,6 +108,12 @@ static std::optional<std::pair<std::string, QualType>> specialClass(QualType T) 
   return std::make_pair(Name, Spec->getTemplateArgs()[0].getAsType());
 }
 
+/// The size clang gives an object that travels (the kernel's view of it, which the launch
+/// compares with the host compiler's sizeof).
+static std::uint64_t objectBytes(QualType T, const ASTContext &Ctx) {
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
+
 ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
   QualType T = Type.getCanonicalType();
   if (auto Special = specialClass(T)) {
@@ -118,7 +124,7 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
       return {param_kind::unmappable, P};
     return {Element.isConstQualified() ? param_kind::span_to
                                        : param_kind::span_tofrom,
-            "", 2};
+            "", 2, objectBytes(Element, Ctx)};
   }
   if (const auto *R = T->getAs<ReferenceType>()) {
     if (T->isRValueReferenceType())
@@ -128,7 +134,7 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
     if (std::string P = objectProblem(Object, Ctx); !P.empty())
       return {param_kind::unmappable, P};
     return {Object.isConstQualified() ? param_kind::map_to : param_kind::map_tofrom,
-            ""};
+            "", 1, objectBytes(Object, Ctx)};
   }
   if (const auto *P = T->getAs<PointerType>()) {
     QualType Object = P->getPointeeType();
@@ -140,7 +146,7 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
     return {Element.isConstQualified() || Object.isConstQualified()
                 ? param_kind::map_to
                 : param_kind::map_tofrom,
-            ""};
+            "", 1, objectBytes(Object, Ctx)};
   }
   if (T->isArrayType())
     return {param_kind::unmappable, "arrays decay to pointers; pass a pointer to the array, T (*)[N]"};
@@ -148,8 +154,8 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
     return {param_kind::unmappable, P};
   const std::uint64_t Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
   if (Bytes <= offload::abi::max_literal_bytes)
-    return {param_kind::literal, "", offload::abi::slot_count(param_kind::literal, Bytes)};
-  return {param_kind::value_copy, ""};
+    return {param_kind::literal, "", offload::abi::slot_count(param_kind::literal, Bytes), Bytes};
+  return {param_kind::value_copy, "", 1, Bytes};
 }
 
 } // namespace offload::compiler

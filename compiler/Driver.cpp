@@ -559,6 +559,14 @@ int main(int argc, char **argv) {
   for (const std::string &F : HostFlags)
     if (isFloatingPointFlag(F) || (isLanguageFlag(F) && !(F == "-ansi" && !Standard.empty())))
       Flags.push_back(F);
+  // The macros g++ defines for -pthread and -fopenmp (_REENTRANT, _OPENMP), which a header may
+  // test to pick a type: clang's compiles are given g++'s values (its GPU compiles define
+  // _OPENMP in any case: they are OpenMP device compiles).
+  std::vector<std::string> MacroFlags;
+  for (const std::string &F : HostFlags)
+    if (F == "-pthread" || F == "-fopenmp" || F == "-fno-openmp")
+      MacroFlags.push_back(F);
+  setGccMacroFlags(MacroFlags);  // read from g++ at the first clang compile
   std::string Opt = OptLevel.getNumOccurrences() ? "-O" + (OptLevel.empty() ? std::string("1") : std::string(OptLevel)) : "";
 
   // (g++'s long spellings of its queries, --print-sysroot and the like, are g++'s: below.)
@@ -575,12 +583,33 @@ int main(int argc, char **argv) {
   const bool Ansi = Standard.empty() && llvm::is_contained(HostFlags, "-ansi");
   const bool StdTooOld =
       Ansi || (!Standard.empty() && llvm::find(Cxx20, StringRef(Standard)) == std::end(Cxx20));
-  auto requireCxx20 = [&](StringRef What) {
+  auto requireCxx20Standard = [&](StringRef What) {
     if (StdTooOld)
       fail((What == "this build" ? std::string("") : What.str() + ": ") +
            (Ansi ? std::string("-ansi (C++98)") : "-std=" + Standard) +
            ", but offload-cxx's headers and kernels need C++20 "
            "or later (-std=c++20, or leave -std out; in CMake, CMAKE_CXX_STANDARD 20)");
+  };
+  // -fpack-struct (and -malign-double, -mms-bitfields, the long double sizes) change the layout
+  // of every struct, offload's own among them: the launch's records that the headers hand the
+  // runtime library (built without them) would be read at the wrong offsets. A file that uses
+  // offload is refused in one line; its own types can be packed with #pragma pack or
+  // __attribute__((packed)), which every compiler of the build honours.
+  std::string LayoutFlag;
+  for (const std::string &F : HostFlags)
+    if (StringRef(F).starts_with("-fpack-struct") || F == "-malign-double" ||
+        F == "-mms-bitfields" || F == "-m96bit-long-double" || F == "-m128bit-long-double" ||
+        StringRef(F).starts_with("-mlong-double-"))
+      LayoutFlag = F;
+    else if (F == "-fno-pack-struct" && StringRef(LayoutFlag).starts_with("-fpack-struct"))
+      LayoutFlag.clear();
+  auto requireOffloadOptions = [&](StringRef What) {
+    requireCxx20Standard(What);
+    if (!LayoutFlag.empty())
+      fail((What == "this build" ? std::string("") : What.str() + ": ") + LayoutFlag +
+           " changes the layout of every struct, offload-cxx's own that its headers share with "
+           "its runtime library among them: leave it out of files that use offload (pack your "
+           "own types with #pragma pack or __attribute__((packed)))");
   };
   // Standard input, and the other kinds g++ compiles (C, preprocessed, assembly), also go to it
   // as written.
@@ -780,7 +809,7 @@ int main(int argc, char **argv) {
   if (!AsWrittenFirst && !ProgramAsWritten && !HostJobAsWritten &&
       (Pass != "all" || llvm::any_of(Inputs, hostInput))) {
     const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); });
-    requireCxx20(Using != Inputs.end() ? *Using : Inputs.empty() ? std::string("this build") : Inputs[0]);
+    requireOffloadOptions(Using != Inputs.end() ? *Using : Inputs.empty() ? std::string("this build") : Inputs[0]);
   }
   // A partial link (`-r a.o b.o -o ab.o`): g++'s (the objects' device-code sections are joined
   // into one, which the final link reads as one file's per manifest); sources are compiled
@@ -1160,7 +1189,7 @@ int main(int argc, char **argv) {
         Flags.push_back("-std=gnu++17");
     } else {
       consumeError(std::move(Failed));
-      requireCxx20(Source);  // it uses offload after all: the whole build below
+      requireOffloadOptions(Source);  // it uses offload after all: the whole build below
     }
   }
 
@@ -1198,7 +1227,7 @@ int main(int argc, char **argv) {
     }
     consumeError(std::move(Failed));
     const auto Using = llvm::find_if(Inputs, [&](const std::string &In) { return hostInput(In) && mentions(In); });
-    requireCxx20(Using != Inputs.end() ? *Using : std::string("this build"));
+    requireOffloadOptions(Using != Inputs.end() ? *Using : std::string("this build"));
   }
 
   BuildSettings S;

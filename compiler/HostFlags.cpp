@@ -370,10 +370,9 @@ bool isLanguageFlag(StringRef F) {
   static const char *const Names[] = {"unsigned-char", "signed-char",    "char8_t",
                                       "wrapv",         "short-wchar",    "operator-names",
                                       "gnu-keywords",  "ms-extensions",  "strict-enums",
-                                      "short-enums",   "pack-struct"};
+                                      "short-enums"};
   if (F == "-ansi" || F == "-trigraphs" || F.starts_with("-fexec-charset=") ||
-      F.starts_with("-finput-charset=") || F.starts_with("-fwide-exec-charset=") ||
-      F.starts_with("-fpack-struct="))
+      F.starts_with("-finput-charset=") || F.starts_with("-fwide-exec-charset="))
     return true;
   if (!F.consume_front("-f"))
     return false;

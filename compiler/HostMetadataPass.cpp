@@ -377,7 +377,7 @@ private:
       MK.Params.push_back({ParamNames && Index < ParamNames->size() ? (*ParamNames)[Index]
                                                                      : P->getNameAsString(),
                            P->getType().getAsString(Ctx.getPrintingPolicy()), C.Kind,
-                           isReadOnlyUnaliased(P->getType(), Ctx), C.Slots});
+                           isReadOnlyUnaliased(P->getType(), Ctx), C.Slots, C.Bytes});
     }
     if (!pointerParamsOk(K, Name))
       Ok = false;

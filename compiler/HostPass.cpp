@@ -47,6 +47,7 @@ static constexpr int RegistrationPriority = 101;
   F(offload_cxx_kernel_record, entry)                                                            \
   F(offload_cxx_kernel_record, declared_at)                                                      \
   F(offload_cxx_kernel_record, param_names)                                                      \
+  F(offload_cxx_kernel_record, param_bytes)                                                      \
   F(offload_cxx_kernel_record, flags)                                                            \
   F(offload_cxx_kernel_record, cpu_entry)
 #define OFFLOAD_CXX_IMAGE_FIELDS(F)                                                               \
@@ -194,20 +195,31 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
   for (size_t I = 0; I < HostKernels.size(); ++I) {
     const ManifestKernel &K = File.Kernels.Kernels[I];
     std::string ParamNames;
+    std::vector<std::uint64_t> ParamBytes;  // one per launch slot, as the names
     for (const ManifestParam &P : K.Params) {  // one name per launch slot
       ParamNames += (ParamNames.empty() ? "" : ",") + P.Name;
       if (P.Kind == offload::abi::param_kind::span_tofrom ||
-          P.Kind == offload::abi::param_kind::span_to)
+          P.Kind == offload::abi::param_kind::span_to) {
         ParamNames += "," + P.Name + ".size()";
-      else
+        ParamBytes.push_back(P.Bytes ? P.Bytes | OFFLOAD_CXX_PARAM_BYTES_ELEMENT : 0);
+        ParamBytes.push_back(0);  // the length
+      } else {
         for (unsigned I = 1; I < P.Slots; ++I)  // a value's further bytes
           ParamNames += "," + P.Name;
+        ParamBytes.insert(ParamBytes.end(), P.Slots,
+                          P.Kind == offload::abi::param_kind::device ? 0 : P.Bytes);
+      }
     }
+    auto *BytesTy = ArrayType::get(Type::getInt64Ty(Ctx), ParamBytes.size());
+    auto *BytesVar = new GlobalVariable(*M, BytesTy, /*isConstant=*/true,
+                                        GlobalValue::PrivateLinkage,
+                                        ConstantDataArray::get(Ctx, ParamBytes),
+                                        ".offload_cxx.param_bytes");
     Records.push_back(ConstantStruct::get(  // in OFFLOAD_CXX_KERNEL_RECORD_FIELDS's order
         KernelRecord, {HostKernels[I], cString(*M, K.Name, ".offload_cxx.name"),
                        cString(*M, K.Entry, ".offload_cxx.entry"),
                        cString(*M, K.DeclaredAt, ".offload_cxx.declared_at"),
-                       cString(*M, ParamNames, ".offload_cxx.param_names"),
+                       cString(*M, ParamNames, ".offload_cxx.param_names"), BytesVar,
                        OFFLOAD_CXX_FIELD_INT(offload_cxx_kernel_record, flags,
                                              K.UsesBarriers ? OFFLOAD_CXX_KERNEL_USES_BARRIERS : 0),
                        cpuEntry(K)}));

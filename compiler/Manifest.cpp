@@ -136,6 +136,8 @@ std::string toJSON(const Manifest &M) {
         Param["restrict"] = true;
       if (P.Slots != 1)
         Param["slots"] = P.Slots;
+      if (P.Bytes != 0)
+        Param["bytes"] = static_cast<std::int64_t>(P.Bytes);
       Params.push_back(std::move(Param));
     }
     Kernels.push_back(json::Object{{"name", K.Name},
@@ -256,8 +258,13 @@ Expected<Manifest> parseManifest(StringRef JSONText, StringRef Origin) {
            Slots != offload::abi::slot_count(*ParamKind)))
         return Fail("kernel '" + K.Name + "': parameter " + Twine(K.Params.size()) +
                     " has a slot count (" + Twine(Slots) + ") its kind cannot have");
+      const std::int64_t Bytes = PO->getInteger("bytes").value_or(0);
+      if (Bytes < 0)
+        return Fail("kernel '" + K.Name + "': parameter " + Twine(K.Params.size()) +
+                    " has a negative size (" + Twine(Bytes) + ")");
       K.Params.push_back({Str(*PO, "name").value_or(""), *Type, *ParamKind,
-                          PO->getBoolean("restrict").value_or(false), unsigned(Slots)});
+                          PO->getBoolean("restrict").value_or(false), unsigned(Slots),
+                          static_cast<std::uint64_t>(Bytes)});
     }
     M.Kernels.push_back(std::move(K));
   }

@@ -27,6 +27,9 @@ struct ManifestParam {
   /// Launch slots it takes: offload::abi::slot_count of its kind, and for a literal its size
   /// (written in manifests as "slots" where it is not 1).
   unsigned Slots = 1;
+  /// Its size in bytes as the kernel's compiler laid it out (ParamClass::Bytes; written in
+  /// manifests as "bytes" where it is known): the launch refuses a host whose sizeof differs.
+  std::uint64_t Bytes = 0;
 };
 
 /// One kernel instantiation that the host code launches.

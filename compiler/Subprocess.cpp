@@ -134,33 +134,48 @@ static const std::string &gccVersion() {
   return Version;
 }
 
-/// g++'s `__cplusplus` under `Std` ("-std=c++23"), from `g++ -dM -E` once per standard; empty
-/// if it cannot be read.
-static std::string gccCplusplus(StringRef Std) {
-  static std::map<std::string, std::string> Known;
+/// The value g++ gives the macro `Name` under `Flags` (a -std=, -fopenmp, -pthread), from
+/// `g++ FLAGS -dM -E` once per set of flags; empty if it is not defined or cannot be read.
+static std::string gccMacro(ArrayRef<std::string> Flags, StringRef Name) {
+  static std::map<std::string, std::map<std::string, std::string, std::less<>>> Known;
   static std::mutex Lock;
   std::lock_guard Guard(Lock);
-  auto [It, New] = Known.try_emplace(Std.str());
+  std::string Key;
+  for (const std::string &F : Flags)
+    Key += F + '\n';
+  auto [It, New] = Known.try_emplace(Key);
+  auto value = [&] {
+    auto V = It->second.find(Name);
+    return V == It->second.end() ? std::string() : V->second;
+  };
   if (!New || GccHostCompiler.empty())
-    return It->second;
+    return value();
   ErrorOr<std::string> Path = sys::findProgramByName(GccHostCompiler);
   SmallString<128> Out;
   if (!Path || sys::fs::createTemporaryFile("offload-cxx-gcc-macros", "txt", Out))
-    return It->second;
+    return value();
+  std::vector<StringRef> Args = {*Path};
+  Args.insert(Args.end(), Flags.begin(), Flags.end());
+  Args.insert(Args.end(), {"-dM", "-E", "-x", "c++", "/dev/null"});
   const std::optional<StringRef> Redirects[] = {StringRef("/dev/null"), StringRef(Out), StringRef("")};
-  const int Rc = sys::ExecuteAndWait(
-      *Path, {*Path, Std, "-dM", "-E", "-x", "c++", "/dev/null"}, std::nullopt, Redirects);
+  const int Rc = sys::ExecuteAndWait(*Path, Args, std::nullopt, Redirects);
   auto Text = MemoryBuffer::getFile(Out);
   sys::fs::remove(Out);
   if (Rc != 0 || !Text)
-    return It->second;
+    return value();
   SmallVector<StringRef> Lines;
   (*Text)->getBuffer().split(Lines, '\n');
   for (StringRef L : Lines)
-    if (L.consume_front("#define __cplusplus "))
-      It->second = L.trim().str();
-  return It->second;
+    if (L.consume_front("#define ")) {
+      auto [Macro, Value] = L.split(' ');
+      It->second[Macro.str()] = Value.trim().str();
+    }
+  return value();
 }
+
+static std::vector<std::string> GccMacroFlags;
+
+void setGccMacroFlags(std::vector<std::string> Flags) { GccMacroFlags = std::move(Flags); }
 
 void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::string> UserFlags) {
   appendUserCompileFlags(Args, UserFlags);
@@ -173,8 +188,15 @@ void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::strin
     if (A.starts_with("-std="))
       Std = A;
   if (!Std.empty() && !llvm::is_contained({"-std=c++20", "-std=gnu++20", "-std=c++2a", "-std=gnu++2a"}, Std))
-    if (const std::string V = gccCplusplus(Std); !V.empty())
+    if (const std::string V = gccMacro({Std.str()}, "__cplusplus"); !V.empty())
       Args.push_back("-D__cplusplus=" + V);
+  // g++'s -pthread and -fopenmp define _REENTRANT and _OPENMP, which a header may test to pick a
+  // type: clang's compiles get g++'s values (its GPU compiles, OpenMP device compiles, define
+  // _OPENMP in any case).
+  if (!GccMacroFlags.empty())
+    for (const char *Macro : {"_REENTRANT", "_OPENMP"})
+      if (const std::string V = gccMacro(GccMacroFlags, Macro); !V.empty())
+        Args.push_back("-D" + std::string(Macro) + "=" + V);
   // glibc's fortified wrappers (-D_FORTIFY_SOURCE with -O, dpkg-buildflags' and Fedora's
   // defaults) are GCC's own (__builtin_va_arg_pack): with g++'s __GNUC__ and __OPTIMIZE__ they
   // broke every kernel file's clang compiles (adversarial pass). Kernels call no glibc I/O;

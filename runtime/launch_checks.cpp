@@ -12,6 +12,34 @@ namespace {
 std::string dims(const dim3 &d) {
   return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
 }
+/// Each argument's size as the host compiler laid it out (the launch's sizeof) against the
+/// kernel's (its compiler's, in the registration): a layout flag given to one compiler only
+/// (-fpack-struct, -malign-double, a macro that picks a type) would otherwise have the kernel
+/// read its parameters wrong.
+template <class Context>
+void check_argument_sizes(const detail::launch_request &request, const kernel_info &kernel,
+                          const Context &context) {
+  const std::uint32_t slots = static_cast<std::uint32_t>(kernel.param_names.size());
+  for (std::uint32_t i = 0; i < request.num_args && i < slots; ++i) {
+    const std::uint64_t kernel_bytes = kernel.param_bytes[i] & ~OFFLOAD_CXX_PARAM_BYTES_ELEMENT;
+    const std::uint64_t host_bytes = request.args[i].bytes;
+    if (kernel_bytes == 0 || host_bytes == kernel_bytes)
+      continue;
+    const bool element = (kernel.param_bytes[i] & OFFLOAD_CXX_PARAM_BYTES_ELEMENT) != 0;
+    if (element && host_bytes % kernel_bytes == 0)
+      continue;  // a span: its elements' bytes (the host's element size is checked by its type)
+    const std::string name = kernel.param_names[i].empty() ? "argument " + std::to_string(i + 1)
+                                                           : "parameter '" + kernel.param_names[i] + "'";
+    fail(context(),
+         name + (element ? "'s elements are laid out differently" : " is " +
+                               std::to_string(host_bytes) + " bytes") +
+             " in the host's compile but " + std::to_string(kernel_bytes) + " bytes" +
+             (element ? " each" : "") +
+             " in the kernel's: a macro that only the host compiler defines picks the type (such "
+             "as _OPENMP under -fopenmp, or one that -specs or a -Wp option gives), or an "
+             "option changes its layout on one side only; give the macro with -D");
+  }
+}
 } // namespace
 
 void check_launch_shape(const detail::launch_request &request, const kernel_info *kernel) {
@@ -31,6 +59,8 @@ void check_launch_shape(const detail::launch_request &request, const kernel_info
     if (request.args[i].how != detail::transfer::literal && request.args[i].bytes == UINT64_MAX)
       fail(context(), "a span argument (slot " + std::to_string(i) +
                           ") holds more bytes than a 64-bit size holds");
+  if (kernel && kernel->param_bytes)
+    check_argument_sizes(request, *kernel, context);
   if (request.dynamic_shared_bytes == 0xffffffffu)  // offload::byte_count's out-of-range mark
     fail(context(), "dynamic_shared_bytes is negative or 4 GiB or more, which exceeds the limit "
                     "of every device (" + std::to_string(max_dynamic_shared_bytes) + " bytes)");

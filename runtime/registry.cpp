@@ -117,7 +117,7 @@ extern "C" void __offload_cxx_register_program(const offload_cxx_program *progra
     const offload_cxx_kernel_record &k = program->kernels[i];
     if (!k.host_address)
       continue;  // a static library's kernel that the program did not link
-    offload::rt::kernel_info info{k.name, k.entry, k.declared_at, {},
+    offload::rt::kernel_info info{k.name, k.entry, k.declared_at, {}, k.param_bytes,
                                   (k.flags & OFFLOAD_CXX_KERNEL_USES_BARRIERS) != 0,
                                   k.cpu_entry, &images};
     for (const char *p = k.param_names; p && *p;) {

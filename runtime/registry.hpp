@@ -24,6 +24,9 @@ struct kernel_info {
   std::string entry;        ///< device entry symbol
   std::string declared_at;  ///< "fill.cpp:9"
   std::vector<std::string> param_names;
+  /// Each launch slot's size as the kernel was compiled (offload_cxx_kernel_record::param_bytes;
+  /// 0: nothing to compare): check_launch_shape refuses a host whose sizeof differs.
+  const std::uint64_t *param_bytes = nullptr;
   bool uses_barriers = true;  ///< may call barrier() or a warp operation: the CPU device runs fibers
   /// The workgroup loop of the program's CPU image, or null (run work-item by work-item).
   void (*cpu_entry)(const abi::slot_t *slots) = nullptr;

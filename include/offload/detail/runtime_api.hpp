@@ -76,11 +76,20 @@ struct offload_cxx_kernel_record {
   const char *entry;         ///< the device entry symbol in every image
   const char *declared_at;   ///< "file:line" of the kernel's declaration
   const char *param_names;   ///< each launch slot's name, comma-separated: "x,value"
+  /// Each launch slot's size as the kernel's compiler laid it out (one per slot, as param_names):
+  /// a mapped object's or a value's bytes, a span's element size marked
+  /// OFFLOAD_CXX_PARAM_BYTES_ELEMENT, 0 where there is nothing to compare (a span's length, a
+  /// device pointer). The launch refuses arguments whose host sizeof differs (a layout flag such
+  /// as -fpack-struct or -malign-double given to one compiler only).
+  const std::uint64_t *param_bytes;
   std::uint64_t flags;       ///< OFFLOAD_CXX_KERNEL_* bits
   /// The kernel's workgroup loop in the program's CPU image (offload/detail/cpu_entry.hpp), or
   /// null: the CPU device then runs the host-compiled kernel one work-item at a time.
   void (*cpu_entry)(const offload::abi::slot_t *slots);
 };
+
+/// In offload_cxx_kernel_record::param_bytes: the slot's bytes are a multiple of the size (a span).
+#define OFFLOAD_CXX_PARAM_BYTES_ELEMENT (1ull << 63)
 
 /// The kernel may call offload::barrier() or a warp operation (directly or through callees).
 #define OFFLOAD_CXX_KERNEL_USES_BARRIERS 1u
@@ -104,7 +113,7 @@ struct offload_cxx_program {
   const offload_cxx_image *images;  ///< the GPU images, one per GPU architecture
 };
 
-#define OFFLOAD_CXX_PROGRAM_VERSION 4u
+#define OFFLOAD_CXX_PROGRAM_VERSION 5u
 
 /// Called from the constructor that the host pass emits into every program.
 void __offload_cxx_register_program(const offload_cxx_program *program);
