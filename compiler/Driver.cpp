@@ -41,6 +41,8 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "llvm/Support/ErrorHandling.h"
+
 using namespace llvm;
 using namespace offload::compiler;
 
@@ -437,6 +439,16 @@ int main(int argc, char **argv) {
     argv = ExpandedArgv.data();
   }
   handleEndingSignals();
+  // Memory runs out (a `ulimit -v` below what a compile needs): one line, the temporary folders
+  // removed, exit status 1, instead of LLVM's "out of memory" abort with its stack dump. Nothing
+  // here allocates.
+  install_bad_alloc_error_handler([](void *, const char *, bool) {
+    static const char Message[] = "offload-cxx: error: out of memory (is a limit such as "
+                                  "`ulimit -v` below what the compile needs?)\n";
+    (void)!::write(STDERR_FILENO, Message, sizeof Message - 1);
+    runSignalCleanup();
+    ::_exit(1);
+  });
   // Every command offload-cxx runs has OFFLOAD_CXX_RUNNING set: an offload-cxx started by one
   // of them is its own host compiler (a script named g++ first on PATH that runs offload-cxx),
   // which would run itself again without end (sixth adversarial pass). One line instead.

@@ -203,6 +203,8 @@ void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::strin
   // the host compile keeps the user's fortification.
   Args.push_back("-U_FORTIFY_SOURCE");
   Args.push_back("-w");
+  // A clang that fails (memory runs out under `ulimit -v`) leaves no reproducer in our folder.
+  Args.push_back("-fno-crash-diagnostics");
   if (const std::string &V = gccVersion(); !V.empty())
     Args.push_back("-fgnuc-version=" + V);
 }
