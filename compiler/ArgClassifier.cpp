@@ -119,7 +119,8 @@ ParamClass classifyParam(QualType Type, const ASTContext &Ctx) {
   if (auto Special = specialClass(T)) {
     auto [Name, Element] = *Special;
     if (Name == "offload::device_ptr" || Name == "offload::readonly_ptr")
-      return {param_kind::device, ""};
+      return {param_kind::device, "", 1,
+              Element->isIncompleteType() || Element->isVoidType() ? 0 : objectBytes(Element, Ctx)};
     if (std::string P = objectProblem(Element, Ctx); !P.empty())
       return {param_kind::unmappable, P};
     return {Element.isConstQualified() ? param_kind::span_to

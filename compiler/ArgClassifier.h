@@ -20,9 +20,9 @@ struct ParamClass {
   std::string Reason;
   /// Launch slots it takes (offload::abi::slot_count: a literal takes one per 8 bytes).
   unsigned Slots = 1;
-  /// What the launch's first slot says of it in bytes (offload/detail/runtime_api.hpp,
-  /// offload_cxx_kernel_record::param_bytes): a mapped object's or a value's size, a span's
-  /// element size; 0 for a device pointer (nothing to compare).
+  /// Its size as clang lays it out (offload/detail/runtime_api.hpp,
+  /// offload_cxx_kernel_record::param_bytes): a mapped object's or a value's size, a span's or
+  /// a device pointer's element size (0 for an incomplete element).
   std::uint64_t Bytes = 0;
 };
 

@@ -438,6 +438,23 @@ int main(int argc, char **argv) {
     ExpandedArgv.push_back(nullptr);
     argv = ExpandedArgv.data();
   }
+  // GCC's long spellings clang's option table lacks (--library X, --pie, --time, ...).
+  static std::vector<std::string> ShortSpellings;
+  static std::vector<char *> ShortArgv;
+  static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher", "link-launcher"};
+  if ((argc < 2 || !llvm::is_contained(Subcommands, StringRef(argv[1]))) &&
+      std::any_of(argv + 1, argv + argc, [](const char *A) { return A[0] == '-' && A[1] == '-'; })) {
+    ShortSpellings = shortGccSpellings(ArrayRef<const char *>(argv, argv + argc));
+    if (ShortSpellings.size() != size_t(argc) ||
+        !std::equal(ShortSpellings.begin(), ShortSpellings.end(), argv,
+                    [](const std::string &S, const char *A) { return S == A; })) {
+      for (std::string &W : ShortSpellings)
+        ShortArgv.push_back(W.data());
+      argc = int(ShortArgv.size());
+      ShortArgv.push_back(nullptr);
+      argv = ShortArgv.data();
+    }
+  }
   handleEndingSignals();
   // Memory runs out (a `ulimit -v` below what a compile needs): one line, the temporary folders
   // removed, exit status 1, instead of LLVM's "out of memory" abort with its stack dump. Nothing
@@ -571,13 +588,20 @@ int main(int argc, char **argv) {
   for (const std::string &F : HostFlags)
     if (isFloatingPointFlag(F) || (isLanguageFlag(F) && !(F == "-ansi" && !Standard.empty())))
       Flags.push_back(F);
-  // The macros g++ defines for -pthread and -fopenmp (_REENTRANT, _OPENMP), which a header may
-  // test to pick a type: clang's compiles are given g++'s values (its GPU compiles define
-  // _OPENMP in any case: they are OpenMP device compiles).
+  // The macros g++ defines for -pthread and -fopenmp (_REENTRANT, _OPENMP), a -specs file and
+  // --param (__GCC_DESTRUCTIVE_SIZE, std::hardware_destructive_interference_size), which code
+  // may test to pick a type or a value: clang's compiles are given g++'s (adversarial passes).
   std::vector<std::string> MacroFlags;
-  for (const std::string &F : HostFlags)
-    if (F == "-pthread" || F == "-fopenmp" || F == "-fno-openmp")
-      MacroFlags.push_back(F);
+  for (size_t I = 0; I < HostFlags.size(); ++I) {
+    const StringRef F = HostFlags[I];
+    if (F == "-pthread" || F == "-fopenmp" || F == "-fno-openmp" || F.starts_with("--param=") ||
+        F.starts_with("-specs=") || F.starts_with("--specs="))
+      MacroFlags.push_back(F.str());
+    else if ((F == "--param" || F == "-specs" || F == "--specs") && I + 1 < HostFlags.size()) {
+      MacroFlags.push_back(F.str());
+      MacroFlags.push_back(HostFlags[++I]);
+    }
+  }
   setGccMacroFlags(MacroFlags);  // read from g++ at the first clang compile
   std::string Opt = OptLevel.getNumOccurrences() ? "-O" + (OptLevel.empty() ? std::string("1") : std::string(OptLevel)) : "";
 

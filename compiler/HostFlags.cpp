@@ -120,6 +120,41 @@ CommandWords readCommandWords(ArrayRef<std::string> Args) {
   return Words;
 }
 
+std::vector<std::string> shortGccSpellings(ArrayRef<const char *> Args) {
+  struct Spelling {
+    const char *Long, *Short;
+    bool TakesValue, Joined;  // -l takes its value in the same word, -dumpbase in the next
+  };
+  static const Spelling Spellings[] = {
+      {"--library", "-l", true, true},        {"--dumpbase", "-dumpbase", true, false},
+      {"--dumpdir", "-dumpdir", true, false}, {"--dumpbase-ext", "-dumpbase-ext", true, false},
+      {"--pie", "-pie", false, false},        {"--static-pie", "-static-pie", false, false},
+      {"--time", "-time", false, false}};
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const StringRef A = Args[I];
+    if (A == "--") {  // a launcher's command follows: its own
+      Out.insert(Out.end(), Args.begin() + I, Args.end());
+      break;
+    }
+    const auto [Name, Value] = A.split('=');
+    const Spelling *S = llvm::find_if(Spellings, [&](const Spelling &S) { return Name == S.Long; });
+    if (S == std::end(Spellings) || (!S->TakesValue && A.contains('=')) ||
+        (S->TakesValue && !A.contains('=') && I + 1 == Args.size())) {
+      Out.push_back(A.str());
+      continue;
+    }
+    std::string V = !S->TakesValue ? "" : A.contains('=') ? Value.str() : std::string(Args[++I]);
+    if (!S->TakesValue || S->Joined) {
+      Out.push_back(S->Short + V);
+    } else {
+      Out.push_back(S->Short);
+      Out.push_back(V);
+    }
+  }
+  return Out;
+}
+
 UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> IsDriverOption) {
   UserFlags U;
   static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher",

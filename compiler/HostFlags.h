@@ -59,6 +59,11 @@ struct UserFlags {
 /// Removes the user's flags from argv (argc shrinks) and returns them sorted. IsDriverOption
 /// says whether a long option's name (without dashes and value) is offload-cxx's own. Not for
 /// subcommands, and nothing after `--`: a launcher's command is its own.
+/// GCC's long spellings that clang's option table does not know (`--library X`, `--dumpbase X`,
+/// `--dumpdir X`, `--dumpbase-ext X`, `--pie`, `--static-pie`, `--time`), in their short forms,
+/// as g++ reads them; every other word as it is, and everything from a `--` on.
+std::vector<std::string> shortGccSpellings(llvm::ArrayRef<const char *> Args);
+
 UserFlags takeUserFlags(int &argc, char **argv,
                         llvm::function_ref<bool(llvm::StringRef)> IsDriverOption);
 

@@ -207,7 +207,9 @@ Expected<std::unique_ptr<Module>> buildRegistrationModule(const DeviceImageFile 
         for (unsigned I = 1; I < P.Slots; ++I)  // a value's further bytes
           ParamNames += "," + P.Name;
         ParamBytes.insert(ParamBytes.end(), P.Slots,
-                          P.Kind == offload::abi::param_kind::device ? 0 : P.Bytes);
+                          P.Kind == offload::abi::param_kind::device && P.Bytes
+                              ? P.Bytes | OFFLOAD_CXX_PARAM_BYTES_ELEMENT
+                              : P.Bytes);
       }
     }
     auto *BytesTy = ArrayType::get(Type::getInt64Ty(Ctx), ParamBytes.size());

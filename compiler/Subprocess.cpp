@@ -134,26 +134,23 @@ static const std::string &gccVersion() {
   return Version;
 }
 
-/// The value g++ gives the macro `Name` under `Flags` (a -std=, -fopenmp, -pthread), from
-/// `g++ FLAGS -dM -E` once per set of flags; empty if it is not defined or cannot be read.
-static std::string gccMacro(ArrayRef<std::string> Flags, StringRef Name) {
-  static std::map<std::string, std::map<std::string, std::string, std::less<>>> Known;
+/// g++'s predefined macros under `Flags` (a -std=, -fopenmp, -specs=F), from `g++ FLAGS -dM -E`
+/// once per set of flags: name ("F" of `F(x)` too) to its definition as -D spells it
+/// ("F(x)=x", "X=1"); empty if they cannot be read.
+static const std::map<std::string, std::string> &gccMacros(ArrayRef<std::string> Flags) {
+  static std::map<std::string, std::map<std::string, std::string>> Known;
   static std::mutex Lock;
   std::lock_guard Guard(Lock);
   std::string Key;
   for (const std::string &F : Flags)
     Key += F + '\n';
   auto [It, New] = Known.try_emplace(Key);
-  auto value = [&] {
-    auto V = It->second.find(Name);
-    return V == It->second.end() ? std::string() : V->second;
-  };
   if (!New || GccHostCompiler.empty())
-    return value();
+    return It->second;
   ErrorOr<std::string> Path = sys::findProgramByName(GccHostCompiler);
   SmallString<128> Out;
   if (!Path || sys::fs::createTemporaryFile("offload-cxx-gcc-macros", "txt", Out))
-    return value();
+    return It->second;
   std::vector<StringRef> Args = {*Path};
   Args.insert(Args.end(), Flags.begin(), Flags.end());
   Args.insert(Args.end(), {"-dM", "-E", "-x", "c++", "/dev/null"});
@@ -162,15 +159,28 @@ static std::string gccMacro(ArrayRef<std::string> Flags, StringRef Name) {
   auto Text = MemoryBuffer::getFile(Out);
   sys::fs::remove(Out);
   if (Rc != 0 || !Text)
-    return value();
+    return It->second;
   SmallVector<StringRef> Lines;
   (*Text)->getBuffer().split(Lines, '\n');
   for (StringRef L : Lines)
     if (L.consume_front("#define ")) {
-      auto [Macro, Value] = L.split(' ');
-      It->second[Macro.str()] = Value.trim().str();
+      // "NAME VALUE" or "NAME(ARGS) VALUE": the name ends at the first space or '('.
+      const size_t NameEnd = L.find_first_of(" (");
+      const StringRef Name = L.take_front(NameEnd);
+      size_t DefEnd = NameEnd;
+      if (NameEnd != StringRef::npos && L[NameEnd] == '(')
+        DefEnd = L.find(')', NameEnd) == StringRef::npos ? StringRef::npos : L.find(')', NameEnd) + 1;
+      const StringRef Head = L.take_front(DefEnd);
+      const StringRef Value = DefEnd == StringRef::npos ? "" : L.drop_front(DefEnd).ltrim();
+      It->second[Name.str()] = (Head + "=" + Value).str();
     }
-  return value();
+  return It->second;
+}
+
+static std::string gccMacro(ArrayRef<std::string> Flags, StringRef Name) {
+  const std::map<std::string, std::string> &Macros = gccMacros(Flags);
+  auto M = Macros.find(Name.str());
+  return M == Macros.end() ? "" : StringRef(M->second).split('=').second.str();
 }
 
 static std::vector<std::string> GccMacroFlags;
@@ -190,13 +200,33 @@ void appendUserFlagsForClang(std::vector<std::string> &Args, ArrayRef<std::strin
   if (!Std.empty() && !llvm::is_contained({"-std=c++20", "-std=gnu++20", "-std=c++2a", "-std=gnu++2a"}, Std))
     if (const std::string V = gccMacro({Std.str()}, "__cplusplus"); !V.empty())
       Args.push_back("-D__cplusplus=" + V);
-  // g++'s -pthread and -fopenmp define _REENTRANT and _OPENMP, which a header may test to pick a
-  // type: clang's compiles get g++'s values (its GPU compiles, OpenMP device compiles, define
-  // _OPENMP in any case).
-  if (!GccMacroFlags.empty())
-    for (const char *Macro : {"_REENTRANT", "_OPENMP"})
-      if (const std::string V = gccMacro(GccMacroFlags, Macro); !V.empty())
-        Args.push_back("-D" + std::string(Macro) + "=" + V);
+  // The macros g++ defines or changes under -pthread, -fopenmp, -specs and --param (_REENTRANT,
+  // _OPENMP, a specs file's, __GCC_DESTRUCTIVE_SIZE), which code may test to pick a type or a
+  // value: clang's compiles get g++'s definitions (a GPU compile, an OpenMP device compile,
+  // defines _OPENMP in any case).
+  if (!GccMacroFlags.empty()) {
+    const std::map<std::string, std::string> &With = gccMacros(GccMacroFlags), &Without = gccMacros({});
+    for (const auto &[Name, Definition] : With)
+      if (auto W = Without.find(Name); W == Without.end() || W->second != Definition)
+        Args.push_back("-D" + Definition);
+    for (const auto &[Name, Definition] : Without)
+      if (!With.count(Name))
+        Args.push_back("-U" + Name);
+    // g++ -E does not apply --param to its macros (GCC 12: __GCC_DESTRUCTIVE_SIZE stays 64 under
+    // `--param destructive-interference-size=128`, which its compiles see): read from the flag.
+    for (size_t I = 0; I < GccMacroFlags.size(); ++I) {
+      StringRef Param = GccMacroFlags[I];
+      if (Param == "--param" && I + 1 < GccMacroFlags.size())
+        Param = GccMacroFlags[++I];
+      else if (!Param.consume_front("--param="))
+        continue;
+      auto [Name, Value] = Param.split('=');
+      if (Name == "destructive-interference-size")
+        Args.push_back(("-D__GCC_DESTRUCTIVE_SIZE=" + Value).str());
+      else if (Name == "constructive-interference-size")
+        Args.push_back(("-D__GCC_CONSTRUCTIVE_SIZE=" + Value).str());
+    }
+  }
   // glibc's fortified wrappers (-D_FORTIFY_SOURCE with -O, dpkg-buildflags' and Fedora's
   // defaults) are GCC's own (__builtin_va_arg_pack): with g++'s __GNUC__ and __OPTIMIZE__ they
   // broke every kernel file's clang compiles (adversarial pass). Kernels call no glibc I/O;

@@ -40,8 +40,8 @@ void appendUserCompileFlags(std::vector<std::string> &Args, llvm::ArrayRef<std::
 /// `__GNUC_MINOR__` are g++'s in every device compile, so that code that asks for them is the
 /// same code on every device (clang's own say 4.2.1).
 void appendUserFlagsForClang(std::vector<std::string> &Args, llvm::ArrayRef<std::string> UserFlags);
-/// The host compiler's options that define macros (-pthread, -fopenmp): appendUserFlagsForClang
-/// gives clang g++'s _REENTRANT and _OPENMP under them.
+/// The host compiler's options that define macros (-pthread, -fopenmp, -specs, --param):
+/// appendUserFlagsForClang gives clang the macros g++ defines or changes under them.
 void setGccMacroFlags(std::vector<std::string> Flags);
 /// The host compiler whose GCC version appendUserFlagsForClang gives clang (the driver's
 /// --host-compiler, or a launcher's); none for clang++.

@@ -162,7 +162,8 @@ void launch(const launch_request &requested) {
     rt::fail(rt::describe_unregistered(requested),
              "not a kernel of this program: no file that offload-cxx built marks it "
              "OFFLOAD_KERNEL and launches it by name or takes its address (a launch through a "
-             "function pointer finds only those kernels)");
+             "function pointer finds only those kernels; or a macro only the host compiler "
+             "sees gave its parameters other types than the kernel's compile did)");
   // Check (before any device is started), choose the device.
   if (!requested.is_range)
     rt::check_launch_shape(requested, kernel);

@@ -21,23 +21,19 @@ void check_argument_sizes(const detail::launch_request &request, const kernel_in
                           const Context &context) {
   const std::uint32_t slots = static_cast<std::uint32_t>(kernel.param_names.size());
   for (std::uint32_t i = 0; i < request.num_args && i < slots; ++i) {
-    const std::uint64_t kernel_bytes = kernel.param_bytes[i] & ~OFFLOAD_CXX_PARAM_BYTES_ELEMENT;
-    const std::uint64_t host_bytes = request.args[i].bytes;
-    if (kernel_bytes == 0 || host_bytes == kernel_bytes)
-      continue;
     const bool element = (kernel.param_bytes[i] & OFFLOAD_CXX_PARAM_BYTES_ELEMENT) != 0;
-    if (element && host_bytes % kernel_bytes == 0)
-      continue;  // a span: its elements' bytes (the host's element size is checked by its type)
+    const std::uint64_t kernel_bytes = kernel.param_bytes[i] & ~OFFLOAD_CXX_PARAM_BYTES_ELEMENT;
+    const std::uint64_t host_bytes = element ? request.args[i].element_bytes : request.args[i].bytes;
+    if (kernel_bytes == 0 || host_bytes == 0 || host_bytes == kernel_bytes)
+      continue;
     const std::string name = kernel.param_names[i].empty() ? "argument " + std::to_string(i + 1)
                                                            : "parameter '" + kernel.param_names[i] + "'";
     fail(context(),
-         name + (element ? "'s elements are laid out differently" : " is " +
-                               std::to_string(host_bytes) + " bytes") +
-             " in the host's compile but " + std::to_string(kernel_bytes) + " bytes" +
-             (element ? " each" : "") +
-             " in the kernel's: a macro that only the host compiler defines picks the type (such "
-             "as _OPENMP under -fopenmp, or one that -specs or a -Wp option gives), or an "
-             "option changes its layout on one side only; give the macro with -D");
+         (element ? "the elements of " + name + " are " : name + " is ") + std::to_string(host_bytes) +
+             " bytes in the host's compile but " + std::to_string(kernel_bytes) +
+             " bytes in the kernel's: a macro that only the host compiler defines picks the "
+             "type (such as one a -Wp or -Xhost option gives), or an option changes its layout "
+             "on one side only; give the macro with -D");
   }
 }
 } // namespace

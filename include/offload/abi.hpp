@@ -26,6 +26,10 @@
 // three can never disagree. It depends on no LLVM version: libomptarget's map-type bits live in
 // runtime/omptarget_abi.hpp.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <cstddef>
 #include <cstdint>
@@ -265,3 +269,5 @@ template <class P_> inline P_ from_slots(const slot_t *s) {
 }
 
 } // namespace offload::abi
+
+#pragma pack(pop)

@@ -14,6 +14,10 @@
 // exchange, compare-exchange, integer min/max and bitwise ops; float/double min/max and inc/dec
 // are a compare-exchange loop. The CPU device uses std::atomic_ref.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <atomic>
 #include <type_traits>
@@ -216,3 +220,5 @@ inline T_ atomic_dec(T_ *address, std::type_identity_t<T_> limit, std::memory_or
 }
 
 } // namespace offload
+
+#pragma pack(pop)

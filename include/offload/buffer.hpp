@@ -6,6 +6,10 @@
 //   a.copy_to(host);                                // device -> host
 //   a.fill(0.0);                                    // every element, on the device
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/abi.hpp>
 #include <offload/detail/data_api.hpp>
@@ -126,3 +130,5 @@ void copy(buffer<T_> &dst, std::size_t dst_offset, const buffer<T_> &src, std::s
 }
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -4,6 +4,10 @@
 // builtins) and for the CPU device, where the runtime's grid loop publishes the current
 // work-item in a thread-local record (offload::detail::cpu_item).
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <cstdint>
 #include <type_traits>
@@ -144,3 +148,5 @@ extern "C" [[gnu::weak]] void __assert_fail(const char *, const char *, unsigned
   __builtin_trap();
 }
 #endif
+
+#pragma pack(pop)

@@ -7,6 +7,10 @@
 // GPUs are numbered 0 .. gpu_count()-1, the numbers launch_config::device, data_region, buffer
 // and queue take; offload::cpu_device is the CPU device, always present.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/launch.hpp>
 
@@ -45,3 +49,5 @@ device_info describe_device(int device);
 std::vector<device_info> list_devices();
 
 } // namespace offload
+
+#pragma pack(pop)

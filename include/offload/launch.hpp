@@ -7,6 +7,10 @@
 // that direction instead). On a GPU the runtime maps the arguments through libomptarget; on the
 // CPU device it calls the host-compiled kernel once per work-item.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/abi.hpp>
 #include <offload/detail/runtime_api.hpp>
@@ -116,11 +120,13 @@ void describe_param(const std::remove_reference_t<P_> &param, arg_desc *out) {
     // wrapping to a small copy.
     const std::uint64_t bytes = param.size() > SIZE_MAX / sizeof(object) ? UINT64_MAX
                                                                           : param.size_bytes();
-    out[0] = {Explicit ? How : fallback, param.data(), bytes, 0};
+    out[0] = {Explicit ? How : fallback, param.data(), bytes, 0, sizeof(object)};
     out[1] = {transfer::literal, nullptr, sizeof(abi::slot_t), abi::slot_t(param.size())};
   } else if constexpr (kind == abi::param_kind::device) {
-    out[0] = {transfer::literal, nullptr, sizeof(void *),
-              abi::address_slot(param.get())};
+    std::uint64_t element = 0;
+    if constexpr (!std::is_void_v<object> && requires { sizeof(object); })
+      element = sizeof(object);
+    out[0] = {transfer::literal, nullptr, sizeof(void *), abi::address_slot(param.get()), element};
   } else if constexpr (kind == abi::param_kind::literal) {
     // A value of more than 8 bytes: one literal slot per 8 of its bytes, each saying the whole
     // value's size (so that none is taken for a buffer's address passed as a value).
@@ -363,3 +369,5 @@ void launch(R_ (*)(P_...), const launch_config &, A_ &&...) {
 }
 
 } // namespace offload
+
+#pragma pack(pop)

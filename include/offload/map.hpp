@@ -6,6 +6,10 @@
 // shaped like the host object). They apply to pointers, references and spans; values always
 // travel by value.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/detail/runtime_api.hpp>
 
@@ -48,3 +52,5 @@ template <class A_> using map_traits_of = map_traits<std::remove_cvref_t<A_>>;
 } // namespace detail
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -7,6 +7,10 @@
 // CUDA's rsqrtf/rsqrt are; the CPU device computes the correctly rounded quotient. <cmath>'s own
 // functions (sqrt, exp, ...) are IEEE-rounded everywhere (user guide, "The device-side library").
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <cmath>
 
@@ -24,3 +28,5 @@ inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 #endif
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -11,6 +11,10 @@
 // Devices talk only through the host: a queue copies between its device and host memory (there
 // is no device-to-device copy yet), so halos and reductions are staged through host buffers.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/device_info.hpp>
 #include <offload/launch.hpp>
@@ -235,3 +239,5 @@ private:
 };
 
 } // namespace offload
+
+#pragma pack(pop)

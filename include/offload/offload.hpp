@@ -2,6 +2,10 @@
 // directions, data regions, device buffers, queues, and the device-side library (work-item
 // indices), profiling (offload::profile_report, offload::scoped_range).
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/abi.hpp>
 #include <offload/atomic.hpp>
@@ -18,3 +22,5 @@
 #include <offload/reduce.hpp>
 #include <offload/region.hpp>
 #include <offload/workgroup.hpp>
+
+#pragma pack(pop)

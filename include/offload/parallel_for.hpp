@@ -18,6 +18,10 @@
 // then lambda_kernel<Site, C...> (offload/detail/lambda_kernels.hpp), and everything after is an
 // ordinary launch of it.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/buffer.hpp>
 #include <offload/detail/lambda_kernels.hpp>
@@ -145,9 +149,14 @@ T_ parallel_reduce_on(int device, lambda_site<Id, captures<C_...>, E_...>, const
   static_assert(!std::is_void_v<R_>,
                 "offload::parallel_reduce: the lambda must return the value of its index");
   static_assert(std::is_trivially_copyable_v<R_> && std::is_default_constructible_v<R_> &&
-                    std::is_trivially_copyable_v<T_> && std::is_default_constructible_v<T_>,
+                    std::is_trivially_copyable_v<T_>,
                 "offload::parallel_reduce: the values and the result must be trivially "
                 "copyable and default-constructible (numbers, or structs of numbers)");
+  // The partial results live in workgroup memory, which is not initialised.
+  static_assert(std::is_trivially_default_constructible_v<T_>,
+                "offload::parallel_reduce: the result's type must be trivially "
+                "default-constructible (a struct without default member initialisers or a "
+                "constructor of its own): give its identity as the initial value instead");
   static_assert(std::is_convertible_v<R_, T_>,
                 "offload::parallel_reduce: the lambda's value must convert to the initial "
                 "value's type, in which the values are combined");
@@ -285,3 +294,5 @@ T_ parallel_reduce(int, const range &items, T_ init, const F_ &f, Op op = {}) {
 }
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -9,6 +9,10 @@
 //   }
 //   offload::profile_report();                     // the table so far, now (stderr)
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <cstdio>
 #include <string>
@@ -41,3 +45,5 @@ private:
 };
 
 } // namespace offload
+
+#pragma pack(pop)

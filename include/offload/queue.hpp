@@ -9,6 +9,10 @@
 //   auto e = q.record();          // an event: e.wait(), e.done()
 //   q.wait();                     // a copied back here
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/buffer.hpp>
 #include <offload/detail/data_api.hpp>
@@ -324,3 +328,5 @@ inline double elapsed_ms(const event &start, const event &end, std::source_locat
 }
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -2,6 +2,10 @@
 // each device, and what a 1-D launch covers (`offload::launch(k, offload::range{n}, ...)`, the
 // workgroup size chosen for the device; launch.hpp).
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <cstddef>
 #include <cstdint>
@@ -40,3 +44,5 @@ private:
 };
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -4,6 +4,10 @@
 // code written against warp_size() is correct on all, code written for 32 lanes on all but AMD.
 // Shuffles and ballots are for code where every lane of the warp takes part.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/atomic.hpp>
 #include <offload/device.hpp>
@@ -365,3 +369,5 @@ template <atomic_value T_> OFFLOAD_DETAIL_MEETS inline void grid_reduce_add(T_ v
 }
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -7,6 +7,10 @@
 //     region.update_from(&a);                                  // explicit copy back, mid-way
 //   }                                                          // a copied back here
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/detail/data_api.hpp>
 #include <offload/launch.hpp>
@@ -127,3 +131,5 @@ private:
 };
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -12,6 +12,10 @@
 // work-items of a workgroup run as fibers on one host thread, a barrier switches to the next
 // fiber, and shared memory is that thread's (so one copy per workgroup in flight).
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/device.hpp>
 
@@ -101,3 +105,5 @@ inline std::uint32_t local_linear_id() {
 inline std::uint32_t workgroup_size() { return block_dim_x() * block_dim_y() * block_dim_z(); }
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -12,6 +12,10 @@
 // Slots are the launch's, as on a GPU (offload/abi.hpp), with host addresses: on the CPU device
 // host memory is device memory.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/detail/device_entry.hpp>
 #include <offload/device.hpp>
@@ -59,3 +63,5 @@ template <auto Kernel> void run_workgroup_as_loops(const abi::slot_t *slots) {
 }
 
 } // namespace offload::detail
+
+#pragma pack(pop)

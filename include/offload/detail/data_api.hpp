@@ -2,6 +2,10 @@
 // (offload/region.hpp, offload/buffer.hpp, offload/queue.hpp). Internal: include
 // <offload/offload.hpp> instead.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/detail/runtime_api.hpp>
 
@@ -108,3 +112,5 @@ struct queue_step {
 };
 
 } // namespace offload::detail
+
+#pragma pack(pop)

@@ -7,6 +7,10 @@
 // The leading dyn_ptr is the implicit argument that libomptarget's KernelArgs version 3 passes
 // before the user's arguments (see runtime/omptarget_abi.hpp).
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/abi.hpp>
 
@@ -62,3 +66,5 @@ template <class F_, unsigned I_> constexpr bool param_kind_is(const char *expect
 }
 
 } // namespace offload::detail
+
+#pragma pack(pop)

@@ -4,6 +4,10 @@
 // and the kernels — lambda_kernel and reduce_kernel, templates of namespace-scope types only, so
 // that g++ and clang name them alike — which rebuild the closure from its captures.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/device.hpp>
 #include <offload/launch.hpp>
@@ -199,7 +203,8 @@ struct lambda_checks<lambda_site<Id, captures<C_...>, E_...>, F_> {
                 "container, not the container; a std::pair's or std::tuple's members, not it)");
   static_assert(sizeof(F_) == capture_layout<C_...>::size && alignof(F_) == capture_layout<C_...>::align,
                 "offload::parallel_for: the lambda's closure is not laid out as offload-cxx "
-                "expects (please report it with the lambda)");
+                "expects: is a #pragma pack in effect where the lambda is written? (end it "
+                "before the lambda; otherwise please report it with the lambda)");
   static constexpr bool ok = true;
 };
 
@@ -250,3 +255,5 @@ void lambda_launch<lambda_site<Id, captures<C_...>, E_...>, F_>::with_captures(c
 } // namespace detail
 
 } // namespace offload
+
+#pragma pack(pop)

@@ -2,6 +2,10 @@
 // library (liboffload-cxx-rt.so), and the program record that offload-cxx's host pass registers.
 // Internal: include <offload/offload.hpp> instead.
 #pragma once
+// Offload's structs are laid out as its runtime library's, whatever `#pragma pack` the including
+// file left open (restored at the end of this header).
+#pragma pack(push)
+#pragma pack()
 
 #include <offload/abi.hpp>
 #include <offload/device.hpp>
@@ -28,6 +32,9 @@ struct arg_desc {
   std::uint64_t bytes;
   /// For literals: the slot (the value's bits).
   abi::slot_t literal;
+  /// For a span's data and a device pointer: the size of one element, as the host compiler laid
+  /// it out (the launch compares it with the kernel's); 0 where there is none.
+  std::uint64_t element_bytes = 0;
 };
 
 /// Where a launch was written, for diagnostics and OFFLOAD_INFO.
@@ -77,10 +84,10 @@ struct offload_cxx_kernel_record {
   const char *declared_at;   ///< "file:line" of the kernel's declaration
   const char *param_names;   ///< each launch slot's name, comma-separated: "x,value"
   /// Each launch slot's size as the kernel's compiler laid it out (one per slot, as param_names):
-  /// a mapped object's or a value's bytes, a span's element size marked
-  /// OFFLOAD_CXX_PARAM_BYTES_ELEMENT, 0 where there is nothing to compare (a span's length, a
-  /// device pointer). The launch refuses arguments whose host sizeof differs (a layout flag such
-  /// as -fpack-struct or -malign-double given to one compiler only).
+  /// a mapped object's or a value's bytes; a span's or a device pointer's element size, marked
+  /// OFFLOAD_CXX_PARAM_BYTES_ELEMENT (compared with arg_desc::element_bytes); 0 where there is
+  /// nothing to compare (a span's length). The launch refuses arguments whose host sizeof
+  /// differs (a macro only one compiler defines picking a type).
   const std::uint64_t *param_bytes;
   std::uint64_t flags;       ///< OFFLOAD_CXX_KERNEL_* bits
   /// The kernel's workgroup loop in the program's CPU image (offload/detail/cpu_entry.hpp), or
@@ -88,7 +95,7 @@ struct offload_cxx_kernel_record {
   void (*cpu_entry)(const offload::abi::slot_t *slots);
 };
 
-/// In offload_cxx_kernel_record::param_bytes: the slot's bytes are a multiple of the size (a span).
+/// In offload_cxx_kernel_record::param_bytes: the size is an element's (arg_desc::element_bytes).
 #define OFFLOAD_CXX_PARAM_BYTES_ELEMENT (1ull << 63)
 
 /// The kernel may call offload::barrier() or a warp operation (directly or through callees).
@@ -118,3 +125,5 @@ struct offload_cxx_program {
 /// Called from the constructor that the host pass emits into every program.
 void __offload_cxx_register_program(const offload_cxx_program *program);
 }
+
+#pragma pack(pop)

@@ -1,14 +1,15 @@
 // Options that change a type's layout on one compiler's side only (fourteenth adversarial pass).
 // -pthread's and -fopenmp's _REENTRANT and _OPENMP reach the kernel's compiles with g++'s values;
-// a macro only g++ defines (here from a -specs file) picking a by-value or mapped parameter's
-// type is refused at the launch, naming the kernel and the parameter, the host's data as it
-// was; -fpack-struct and -malign-double, which change offload-cxx's own records too, are refused
+// a macro only g++ defines (-Xhost -D) picking a by-value or mapped parameter's type is refused
+// at the launch, naming the kernel and the parameter, the host's data as it was (a -specs
+// file's macros reach the kernel's compiles); -fpack-struct and -malign-double, which change offload-cxx's own records too, are refused
 // for a file that uses offload, in one line.
 // RUN: %offload-cxx -pthread %s -o %t-pthread && %t-pthread | FileCheck %s --check-prefix=SAME
 // RUN: %offload-cxx -fopenmp -DPICK_BY_OPENMP %s -o %t-omp && %t-omp | FileCheck %s --check-prefix=SAME
 // SAME: sum 3, set 7 8
 // RUN: printf '*cpp:\n+ -DHOST_ONLY_MACRO\n\n' > %t.specs
-// RUN: %offload-cxx -specs=%t.specs -DPICK_BY_SPECS %s -o %t-pick && not %t-pick 2>&1 | FileCheck %s --check-prefix=PICK
+// RUN: %offload-cxx -specs=%t.specs -DPICK_BY_SPECS %s -o %t-specs && %t-specs | FileCheck %s --check-prefix=SAME
+// RUN: %offload-cxx -Xhost -DHOST_ONLY_MACRO -DPICK_BY_SPECS %s -o %t-pick && not %t-pick 2>&1 | FileCheck %s --check-prefix=PICK
 // PICK: error: kernel 'set' launched at {{.*}}layout_options.cpp:[[#]]: parameter 'p' is 16 bytes in the host's compile but 32 bytes in the kernel's
 // PICK-NEXT: untouched 0 0
 // PICK-NEXT: error: kernel 'sum' launched at {{.*}}layout_options.cpp:[[#]]: parameter 'p' is 16 bytes
