@@ -87,8 +87,10 @@ static Error run(ArrayRef<std::string> Argv, const CommandOptions &Options,
   reportTime(sys::path::filename(Argv[0]), Took.count(), Options);
   StringRef Tool = sys::path::filename(Argv[0]);
   if (RC < 0)
-    return createStringError(inconvertibleErrorCode(), "'%s' could not run: %s", Tool.str().c_str(),
-                             ErrMsg.c_str());
+    return createStringError(inconvertibleErrorCode(),
+                             Failed ? "'%s' could not run: %s" : "'%s' was ended: %s (a limit such "
+                                                                 "as `ulimit -v` or `ulimit -f`?)",
+                             Tool.str().c_str(), ErrMsg.c_str());
   if (RC > 0)
     return createStringError(inconvertibleErrorCode(), "'%s' failed (exit %d)", Tool.str().c_str(),
                              RC);
@@ -308,7 +310,8 @@ Error finishCommand(RunningCommand &C, const CommandOptions &Options) {
   StringRef Tool = sys::path::filename(C.Argv[0]);
   reportTime(Tool, nowMilliseconds() - C.StartMilliseconds, Options);
   if (Done.ReturnCode < 0)
-    return createStringError(inconvertibleErrorCode(), "'%s' could not run: %s",
+    return createStringError(inconvertibleErrorCode(),
+                             "'%s' was ended: %s (a limit such as `ulimit -v` or `ulimit -f`?)",
                              Tool.str().c_str(), ErrMsg.c_str());
   if (Done.ReturnCode > 0)
     return createStringError(inconvertibleErrorCode(), "'%s' failed (exit %d)",

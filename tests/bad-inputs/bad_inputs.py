@@ -43,7 +43,8 @@ CLASSES = {
     "bad-object": r"offload-cxx: error: cannot read '[^']+': it is not an object file or archive",
     "missing-input": r"offload-cxx: error: no such file: '[^']+'",
     "unreadable-input": r"offload-cxx: error: cannot read '[^']+'",
-    "no-input": r"offload-cxx: error: no input file",
+    # A command without an input is g++'s as written (CMake's and autoconf's probes): its error.
+    "no-input": r"(offload-cxx: error: no input file|g\+\+: fatal error: no input files)",
     "static-with-kernels": r"offload-cxx: error: -static: a program with kernels links offload's runtime",
     "defined-twice": r"offload-cxx: error: '[^']+' is defined in two of the program's files",
     "unwritable-output": r"offload-cxx: error: cannot write '[^']+'",
