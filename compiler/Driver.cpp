@@ -441,8 +441,7 @@ int main(int argc, char **argv) {
   // GCC's long spellings clang's option table lacks (--library X, --pie, --time, ...).
   static std::vector<std::string> ShortSpellings;
   static std::vector<char *> ShortArgv;
-  static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher", "link-launcher"};
-  if ((argc < 2 || !llvm::is_contained(Subcommands, StringRef(argv[1]))) &&
+  if ((argc < 2 || !isSubcommand(argv[1])) &&
       std::any_of(argv + 1, argv + argc, [](const char *A) { return A[0] == '-' && A[1] == '-'; })) {
     ShortSpellings = shortGccSpellings(ArrayRef<const char *>(argv, argv + argc));
     if (ShortSpellings.size() != size_t(argc) ||
@@ -493,10 +492,7 @@ int main(int argc, char **argv) {
             llvm::is_contained({"version", "help", "help-hidden", "help-list"}, Name)) ||
            A == "-help" || A == "-Xoffload-device";
   });
-  const bool Subcommand = !RawArgs.empty() &&
-                          llvm::is_contained({"devices", "bundle", "compile-launcher",
-                                              "link-launcher"},
-                                             StringRef(RawArgs[0]));
+  const bool Subcommand = !RawArgs.empty() && isSubcommand(RawArgs[0]);
   if (Words.Inputs.empty() && !RawArgs.empty() && !OursWithoutInput && !Subcommand &&
       !llvm::any_of(RawArgs, [](StringRef A) { return A.starts_with("@"); })) {
     std::vector<std::string> Command = hostCommandAsWritten("g++", RawArgs);

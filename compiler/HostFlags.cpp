@@ -120,6 +120,10 @@ CommandWords readCommandWords(ArrayRef<std::string> Args) {
   return Words;
 }
 
+bool isSubcommand(StringRef Word) {
+  return llvm::is_contained({"devices", "bundle", "compile-launcher", "link-launcher"}, Word);
+}
+
 std::vector<std::string> shortGccSpellings(ArrayRef<const char *> Args) {
   struct Spelling {
     const char *Long, *Short;
@@ -157,9 +161,7 @@ std::vector<std::string> shortGccSpellings(ArrayRef<const char *> Args) {
 
 UserFlags takeUserFlags(int &argc, char **argv, function_ref<bool(StringRef)> IsDriverOption) {
   UserFlags U;
-  static const char *const Subcommands[] = {"devices", "bundle", "compile-launcher",
-                                            "link-launcher"};
-  if (argc > 1 && llvm::is_contained(Subcommands, StringRef(argv[1])))
+  if (argc > 1 && isSubcommand(argv[1]))
     return U;
   const opt::OptTable &Table = clang::getDriverOptTable();
   opt::InputArgList List(argv, argv + argc);

@@ -59,6 +59,10 @@ struct UserFlags {
 /// Removes the user's flags from argv (argc shrinks) and returns them sorted. IsDriverOption
 /// says whether a long option's name (without dashes and value) is offload-cxx's own. Not for
 /// subcommands, and nothing after `--`: a launcher's command is its own.
+/// Whether `Word` (the first argument) names one of offload-cxx's subcommands (devices, bundle,
+/// compile-launcher, link-launcher), whose arguments are their own.
+bool isSubcommand(llvm::StringRef Word);
+
 /// GCC's long spellings that clang's option table does not know (`--library X`, `--dumpbase X`,
 /// `--dumpdir X`, `--dumpbase-ext X`, `--pie`, `--static-pie`, `--time`), in their short forms,
 /// as g++ reads them; every other word as it is, and everything from a `--` on.

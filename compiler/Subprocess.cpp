@@ -171,7 +171,8 @@ static const std::map<std::string, std::string> &gccMacros(ArrayRef<std::string>
       const StringRef Name = L.take_front(NameEnd);
       size_t DefEnd = NameEnd;
       if (NameEnd != StringRef::npos && L[NameEnd] == '(')
-        DefEnd = L.find(')', NameEnd) == StringRef::npos ? StringRef::npos : L.find(')', NameEnd) + 1;
+        if (DefEnd = L.find(')', NameEnd); DefEnd != StringRef::npos)
+          ++DefEnd;
       const StringRef Head = L.take_front(DefEnd);
       const StringRef Value = DefEnd == StringRef::npos ? "" : L.drop_front(DefEnd).ltrim();
       It->second[Name.str()] = (Head + "=" + Value).str();

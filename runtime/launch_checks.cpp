@@ -13,9 +13,8 @@ std::string dims(const dim3 &d) {
   return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
 }
 /// Each argument's size as the host compiler laid it out (the launch's sizeof) against the
-/// kernel's (its compiler's, in the registration): a layout flag given to one compiler only
-/// (-fpack-struct, -malign-double, a macro that picks a type) would otherwise have the kernel
-/// read its parameters wrong.
+/// kernel's (its compiler's, in the registration): a type picked by a macro only the host
+/// compiler sees would otherwise have the kernel read its parameters wrong.
 template <class Context>
 void check_argument_sizes(const detail::launch_request &request, const kernel_info &kernel,
                           const Context &context) {
@@ -32,7 +31,7 @@ void check_argument_sizes(const detail::launch_request &request, const kernel_in
          (element ? "the elements of " + name + " are " : name + " is ") + std::to_string(host_bytes) +
              " bytes in the host's compile but " + std::to_string(kernel_bytes) +
              " bytes in the kernel's: a macro that only the host compiler defines picks the "
-             "type (such as one a -Wp or -Xhost option gives), or an option changes its layout "
+             "type (such as one an -Xhost option gives), or an option changes its layout "
              "on one side only; give the macro with -D");
   }
 }
