@@ -15,6 +15,9 @@
 #             functions, and CUDA's (nvcc), alternately, LAMBDA_ROUNDS (5), 2^25 doubles
 #     lambdaports  the corpus's lambda ports (vector-add, matrix-rotate, nbody) and their kernel
 #             ports, alternately, 3 rounds
+#     badinputs  the bad-input suite's run cases on the GPU (tests/bad-inputs, --run-only --gpu)
+#     experiments  the driver-call experiments bench/experiments/{mapped_launch_sequences,
+#             d2h_stream_kinds}.cu
 #     checks  end-to-end tests (tests/lit/e2e) built for sm_90,host, run on the GPU
 #     fuzzopen  the fuzzer's GPU regressions (tests/kernelfuzz/gpu-regressions/ptxas-13.0), built with
 #             ptxas -O3 and -O0, against the CPU device's output; their SASS (cuobjdump)
@@ -65,6 +68,16 @@ if [ "${1:-}" = stage ]; then
   for t in wide_values queue_events lambda_kernels struct_of_device_ptrs data_model copies_before_launches buffer_fill lambda_shapes; do
     "$oc" -O2 --offload-arch=sm_90,host "$root/tests/lit/e2e/$t.cpp" -o "$work/checks/$t" && extra+=("$work/checks/$t") &&
       echo "$t" >> "$dir/checks.txt"
+  done
+  # The bad-input suite's run cases (part badinputs): faults, intact host data, on the GPU.
+  mkdir -p "$dir/badinputs" "$work/badinputs"
+  "$oc" -O1 --offload-arch=sm_90,host "$root/tests/bad-inputs/run_cases.cpp" -o "$work/badinputs/run_cases"
+  extra+=("$work/badinputs/run_cases")
+  cp "$root/tests/bad-inputs/bad_inputs.py" "$root/tests/bad-inputs/run_cases.cpp" "$dir/badinputs/"
+  # Driver-call experiments (part experiments): bench/experiments/*.cu, by nvcc.
+  mkdir -p "$dir/experiments"
+  for e in mapped_launch_sequences d2h_stream_kinds; do
+    /usr/local/cuda/bin/nvcc -O2 -arch=sm_90 "$root/bench/experiments/$e.cu" -o "$dir/experiments/$e" -lcuda
   done
   # The fuzzer's GPU regressions (tests/kernelfuzz/gpu-regressions/ptxas-13.0): each program as the
   # fuzzer builds it, and again with ptxas at -O0 (a difference between the two is ptxas's).
@@ -184,6 +197,18 @@ for part in "$@"; do
         done
       done
     done 2>&1 | tee "$log/lambda-ports.txt"
+    ;;
+  badinputs)
+    b=/tmp/offload-cxx-badinputs
+    rm -rf "$b" && mkdir -p "$b" && xz -dc "$dir/bundle.tar.xz" | tar -C "$b" -xf -
+    timeout "$limit" python3 "$dir/badinputs/bad_inputs.py" --run-only --bin-dir "$b/bundle/bin" \
+      --launcher "$b/bundle/run" --gpu --work /tmp/offload-cxx-bi --verbose > "$log/bad-inputs-gpu.txt" 2>&1
+    echo "exit $?"; grep -E "FAIL|gpu-|cpu-fault|intact|passed" "$log/bad-inputs-gpu.txt" | cut -c1-220 | tail -25
+    ;;
+  experiments)
+    for e in mapped_launch_sequences d2h_stream_kinds; do
+      echo "--- $e"; timeout 120 "$dir/experiments/$e" 2>&1 | tail -40
+    done 2>&1 | tee "$log/experiments.txt"
     ;;
   checks)
     b=/tmp/offload-cxx-checks

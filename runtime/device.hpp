@@ -79,6 +79,12 @@ public:
   /// Waits for everything enqueued; throws device_failure when the device reports a failure.
   /// Another thread may call it while the owner launches (deferred_launches.hpp).
   virtual void sync() = 0;
+  /// After launch_waited: whether the device's next synchronous copy to the host (device::
+  /// copy_out) is ordered after that launch and waits for it, reporting its failure before it
+  /// writes a byte — the copy may then stand for sync() (present_table::unmap_after_launch);
+  /// ended_by_copy_out() says that such a copy returned.
+  virtual bool copy_out_waits() const { return false; }
+  virtual void ended_by_copy_out() {}
   /// Whether a launch here may return before its kernel ends (deferred_launches.hpp): streams
   /// whose sync() any thread may call. The CPU device runs kernels as they are launched.
   virtual bool can_defer() const { return false; }

@@ -200,6 +200,17 @@ void launch(const launch_request &requested) {
     rt::note_last_launch_device(on);
     return;
   }
+  // Where the launch's first copy back waits for its kernel (a GPU's launch on the legacy
+  // stream, copied back from there), that copy is the wait: one driver call fewer.
+  if (waited && s.copy_out_waits() && !rt::profiling() && !on.deferred().any() &&
+      on.present().release_copies_back(request->args, request->num_args)) {
+    std::string failure;
+    if (!on.present().unmap_after_launch(request->args, request->num_args,
+                                         rt::launch_map_site(*request, kernel), s, failure))
+      rt::fail_in_flight(on, {rt::launch_site_text(*request, kernel)}, failure);
+    rt::note_last_launch_device(on);
+    return;
+  }
   try {
     rt::sync_stream(on, s);
   } catch (const rt::device_failure &f) {

@@ -227,7 +227,8 @@ bool present_table::map(const detail::arg_desc *args, std::uint32_t n, abi::slot
 }
 
 std::string present_table::release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
-                                   const map_site &site, bool launch_failed, bool check_fences) {
+                                   const map_site &site, bool launch_failed, bool check_fences,
+                                   stream *unwaited, std::string *launch_failure) {
   const std::uint32_t info = info_flags();
   std::vector<std::pair<std::uint32_t, entries::iterator>> held;
   for (std::uint32_t k = n; k-- > 0;) {  // in reverse, as libomptarget releases
@@ -274,14 +275,33 @@ std::string present_table::release(const detail::arg_desc *args, std::uint32_t n
                 ", Name=%s",
                 device_.name().c_str(), hex(from).c_str(), hex(a.host_ptr).c_str(), a.bytes,
                 name_of(k, site).c_str());
+    if (!failure.empty())
+      continue;
     try {
-      if (failure.empty())
-        device_.copy_out(const_cast<void *>(a.host_ptr), from, a.bytes);
+      device_.copy_out(const_cast<void *>(a.host_ptr), from, a.bytes);
+      if (unwaited) {  // the copy waited for the kernel
+        unwaited->ended_by_copy_out();
+        unwaited = nullptr;
+      }
     } catch (const device_failure &f) {
       failure = "copying " + std::to_string(a.bytes) + " bytes back from " + device_.name() +
                 " failed: " + f.reason;
+      if (unwaited) {  // the kernel failed: the copy wrote nothing
+        *launch_failure = f.reason;
+        unwaited = nullptr;
+      }
     }
   }
+  if (unwaited) {  // nothing came back: wait for the kernel before its memory is freed
+    try {
+      unwaited->sync();
+    } catch (const device_failure &f) {
+      *launch_failure = f.reason;
+    }
+  }
+  if (launch_failure && !launch_failure->empty())
+    for (auto &[k, it] : held)
+      it->second.untrusted = true;
   for (auto &[k, it] : held) {
     if (it->second.references != 0 || it->second.allocation == nullptr)
       continue;
@@ -364,6 +384,42 @@ void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool co
   }
   if (!failure.empty())
     fail(site.context(), failure);
+}
+
+bool present_table::release_copies_back(const detail::arg_desc *args, std::uint32_t n) {
+  std::lock_guard guard(lock_);
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const detail::arg_desc &a = args[k];
+    if (!is_mapped(a) || !copies_back(a.how))
+      continue;
+    auto it = holder(begin_of(a), begin_of(a) + a.bytes);
+    if (it == entries_.end() || it->second.untrusted)
+      continue;
+    unsigned mentions = 0;
+    for (std::uint32_t j = 0; j < n; ++j)
+      if (is_mapped(args[j]) && holder(begin_of(args[j]), begin_of(args[j]) + args[j].bytes) == it)
+        ++mentions;
+    if (it->second.references == mentions)
+      return true;
+  }
+  return false;
+}
+
+bool present_table::unmap_after_launch(const detail::arg_desc *args, std::uint32_t n,
+                                       const map_site &site, stream &unwaited,
+                                       std::string &launch_failure) {
+  launch_failure.clear();
+  std::string failure;
+  {
+    std::lock_guard guard(lock_);
+    failure = release(args, n, /*copy_back=*/true, site, /*launch_failed=*/false,
+                      /*check_fences=*/false, &unwaited, &launch_failure);
+  }
+  if (!launch_failure.empty())
+    return false;
+  if (!failure.empty())
+    fail(site.context(), failure);
+  return true;
 }
 
 void present_table::update(const detail::arg_desc *args, std::uint32_t n, bool to_device,

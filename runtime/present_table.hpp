@@ -30,6 +30,7 @@
 namespace offload::rt {
 
 class device;
+class stream;
 
 /// What a map call is, for its errors and OFFLOAD_INFO lines.
 struct map_site {
@@ -72,6 +73,16 @@ public:
   /// finds what no launch's check saw).
   void unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back, const map_site &site,
              bool launch_failed = false, bool check_fences = false);
+  /// unmap() at the end of a launch that may still run on `unwaited` (stream::copy_out_waits):
+  /// the first copy back waits for the kernel; when nothing comes back, the stream is waited for
+  /// before anything is freed. Returns false, with the device's reason in `launch_failure`, when
+  /// the kernel failed: nothing came back and the objects' copies are not trusted (as unmap()
+  /// with `launch_failed`). Throws as unmap() when a later copy fails.
+  /// Whether unmap() now would copy one of these objects back (its entry's last references are
+  /// this call's).
+  bool release_copies_back(const detail::arg_desc *args, std::uint32_t n);
+  bool unmap_after_launch(const detail::arg_desc *args, std::uint32_t n, const map_site &site,
+                          stream &unwaited, std::string &launch_failure);
   /// Releases what map() took for the same arguments when that copies nothing back and frees
   /// nothing — every object stays held by a data region or another launch — and returns true;
   /// otherwise changes nothing and returns false. (A launch may then return before its kernel
@@ -104,8 +115,10 @@ private:
   entries::iterator find(std::uintptr_t begin, std::uintptr_t end, const map_site &site);
   /// Counts down the entries of args (in reverse), copies back, frees; returns the first copy
   /// failure's reason (empty when none).
+  /// `unwaited`, `launch_failure`: as unmap_after_launch.
   std::string release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
-                      const map_site &site, bool launch_failed = false, bool check_fences = false);
+                      const map_site &site, bool launch_failed = false, bool check_fences = false,
+                      stream *unwaited = nullptr, std::string *launch_failure = nullptr);
   std::string name_of(std::uint32_t slot, const map_site &site) const;
 
   device &device_;

@@ -66,6 +66,10 @@ public:
   void launch_waited(const kernel_info *kernel, const detail::launch_request &request,
                      const abi::slot_t *slots) override;
   void sync() override;
+  // launch_waited's kernel is on the legacy stream, and device copies to the host are
+  // synchronous copies there (cuMemcpyDtoH): in order after it, failing with its error.
+  bool copy_out_waits() const override { return on_legacy_.load(std::memory_order_acquire); }
+  void ended_by_copy_out() override { on_legacy_.store(false, std::memory_order_release); }
   bool can_defer() const override { return true; }
   bool copy_out_in_order(void *host_dst, const void *device_src, std::uint64_t bytes) override;
   bool copy_within_in_order(void *device_dst, const void *device_src, std::uint64_t bytes) override;

@@ -189,3 +189,88 @@ TEST(ImageRunsOn, NvidiaMinorVersionsAndAmdFeatures) {
   EXPECT_FALSE(image_runs_on("gfx90a", "gfx942"));
   EXPECT_FALSE(image_runs_on("host", "sm_90"));
 }
+
+// A waited launch whose first copy back waits for its kernel (a GPU's launch on the legacy
+// stream): the copy stands for the stream's wait (present_table::unmap_after_launch).
+TEST(PresentTable, TheFirstCopyBackOfAWaitedLaunchIsItsWait) {
+  counting_device d;
+  auto s = d.open_stream();
+  auto &stream = static_cast<offload::rt::testing::counting_stream &>(*s);
+  int x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8};
+  arg_desc launch[] = {map_arg(x, sizeof x, transfer::tofrom), map_arg(y, sizeof y, transfer::tofrom)};
+  offload::abi::slot_t slots[3] = {};
+  d.present().map(launch, 2, slots, site());
+  static_cast<int *>(at(slots[0]))[0] = 10;
+  static_cast<int *>(at(slots[1]))[0] = 50;
+  EXPECT_TRUE(d.present().release_copies_back(launch, 2));
+  std::string failure;
+  EXPECT_TRUE(d.present().unmap_after_launch(launch, 2, site(), stream, failure));
+  EXPECT_EQ(failure, "");
+  EXPECT_EQ(stream.syncs, 0) << "the copy back waited";
+  EXPECT_EQ(stream.ended_by_copies, 1) << "once, at the first copy";
+  EXPECT_EQ(d.copies_out, 2);
+  EXPECT_EQ(x[0], 10);
+  EXPECT_EQ(y[0], 50);
+  EXPECT_EQ(d.allocations, d.releases);
+}
+
+TEST(PresentTable, AWaitedLaunchThatCopiesNothingBackIsWaitedBeforeItsMemoryIsFreed) {
+  counting_device d;
+  auto s = d.open_stream();
+  auto &stream = static_cast<offload::rt::testing::counting_stream &>(*s);
+  const int x[4] = {1, 2, 3, 4};
+  arg_desc launch[] = {map_arg(x, sizeof x, transfer::to)};
+  offload::abi::slot_t slots[2] = {};
+  d.present().map(launch, 1, slots, site());
+  EXPECT_FALSE(d.present().release_copies_back(launch, 1)) << "a `to` object does not come back";
+  std::string failure;
+  EXPECT_TRUE(d.present().unmap_after_launch(launch, 1, site(), stream, failure));
+  EXPECT_EQ(stream.syncs, 1);
+  EXPECT_EQ(d.releases, 1);
+}
+
+TEST(PresentTable, AnObjectHeldByARegionIsNotCopiedBackByAWaitedLaunch) {
+  counting_device d;
+  int x[4] = {1, 2, 3, 4};
+  arg_desc region[] = {map_arg(x, sizeof x, transfer::tofrom)};
+  d.present().map(region, 1, nullptr, site());
+  arg_desc launch[] = {map_arg(x, sizeof x, transfer::tofrom), map_arg(x, sizeof x, transfer::tofrom)};
+  offload::abi::slot_t slots[3] = {};
+  d.present().map(launch, 2, slots, site());
+  EXPECT_FALSE(d.present().release_copies_back(launch, 2)) << "the region still holds x";
+  d.present().unmap(launch, 2, true, site());
+  d.present().unmap(region, 1, true, site());
+  arg_desc twice[] = {map_arg(x, sizeof x, transfer::tofrom), map_arg(x, sizeof x, transfer::to)};
+  d.present().map(twice, 2, slots, site());
+  EXPECT_TRUE(d.present().release_copies_back(twice, 2)) << "both mentions are this launch's";
+  d.present().unmap(twice, 2, true, site());
+  EXPECT_EQ(d.allocations, d.releases);
+}
+
+TEST(PresentTable, AWaitedLaunchThatFailedBringsNothingBackAndItsRegionsObjectsAreUntrusted) {
+  counting_device d;
+  auto s = d.open_stream();
+  auto &stream = static_cast<offload::rt::testing::counting_stream &>(*s);
+  int x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, z[4] = {9, 9, 9, 9};
+  arg_desc region[] = {map_arg(z, sizeof z, transfer::tofrom)};
+  d.present().map(region, 1, nullptr, site());
+  arg_desc launch[] = {map_arg(x, sizeof x, transfer::tofrom), map_arg(y, sizeof y, transfer::tofrom),
+                       map_arg(z, sizeof z, transfer::tofrom)};
+  offload::abi::slot_t slots[4] = {};
+  d.present().map(launch, 3, slots, site());
+  for (int k = 0; k < 3; ++k)
+    static_cast<int *>(at(slots[k]))[0] = -1;  // the "kernel" wrote, then faulted
+  d.fail_copies_out = 1;  // the first copy back reports the kernel's failure, writing nothing
+  std::string failure;
+  EXPECT_FALSE(d.present().unmap_after_launch(launch, 3, site(), stream, failure));
+  EXPECT_NE(failure.find("illegal memory access"), std::string::npos) << failure;
+  EXPECT_EQ(x[0], 1);
+  EXPECT_EQ(y[0], 5);
+  EXPECT_EQ(d.copies_out, 0);
+  EXPECT_EQ(stream.syncs, 0);
+  EXPECT_EQ(stream.ended_by_copies, 0);
+  d.fail_copies_out = 0;
+  d.present().unmap(region, 1, true, site());
+  EXPECT_EQ(z[0], 9) << "the region's object is not trusted after the failed launch";
+  EXPECT_EQ(d.allocations, d.releases);
+}

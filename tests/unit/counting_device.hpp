@@ -29,6 +29,8 @@ public:
     std::memcpy(dst, src, bytes);
   }
   void do_copy_out(void *dst, const void *src, std::uint64_t bytes) override {
+    if (fail_copies_out && copies_out + 1 >= fail_copies_out)
+      device_fails("an illegal memory access was encountered (the test's)");
     ++copies_out;
     std::memcpy(dst, src, bytes);
   }
@@ -38,7 +40,8 @@ public:
   std::unique_ptr<stream> open_stream() override;
 
   int allocations = 0, releases = 0, copies_in = 0, copies_out = 0;
-  int fail_copies_in = 0;  // the n-th copy in fails (0: none)
+  int fail_copies_in = 0;   // the n-th copy in fails (0: none)
+  int fail_copies_out = 0;  // the n-th copy out fails, writing nothing (0: none)
 };
 
 /// A stream of counting_device: launches do nothing; sync() counts, and fails while `failing`.
@@ -54,6 +57,8 @@ public:
       device_fails("an illegal memory access was encountered (the test's)");
   }
   bool can_defer() const override { return true; }
+  bool copy_out_waits() const override { return waited_by_copy_out; }
+  void ended_by_copy_out() override { ++ended_by_copies; }
   bool copy_out_in_order(void *dst, const void *src, std::uint64_t bytes) override {
     sync();
     ++copies_in_order;
@@ -66,8 +71,9 @@ public:
   }
   std::uint32_t compute_units() override { return units; }
 
-  int launches = 0, syncs = 0, copies_in_order = 0;
+  int launches = 0, syncs = 0, copies_in_order = 0, ended_by_copies = 0;
   bool failing = false;
+  bool waited_by_copy_out = false;  // copy_out_waits (a GPU's launch on the legacy stream)
   std::uint32_t occupancy = 0, units = 0;  // what a GPU would say (0: it cannot)
 };
 
