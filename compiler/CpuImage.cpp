@@ -2,6 +2,7 @@
 #include "CpuImage.h"
 
 #include "cpu/WorkItemLoops.h"
+#include "cpu/RangeCheckVersioning.h"
 #include "OffloadPch.h"
 #include "Subprocess.h"
 
@@ -250,6 +251,7 @@ static Error formLoops(const std::string &Bitcode, const std::string &Output,
         Outcome.Kernel = Name->second;
       errs() << describeOutcome(Outcome) << "\n";
     }
+  versionRangeChecks(**Mod);
   return writeBitcode(**Mod, Output);
 }
 
