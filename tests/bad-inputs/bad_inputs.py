@@ -478,6 +478,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     bin_dir = a.bin_dir
+    driver = os.path.abspath(a.driver) if a.driver else None  # (--run-only: none)
     if not a.run_only:
         driver = os.path.abspath(a.driver)
         bin_dir = work
