@@ -147,8 +147,28 @@ class Gen:
         return f"(({a}) {op} ({b}))"
 
     def cond(self, vars, loopvars, uniform: bool) -> str:
+        r = self.r
+        if not uniform and r.random() < 0.35:
+            return self.range_check()
         e = self.expr(vars, loopvars, uniform, 2)
-        return f"({e}) % {self.r.choice([2, 3, 5])}u == {self.r.choice([0, 1])}u"
+        return f"({e}) % {r.choice([2, 3, 5])}u == {r.choice([0, 1])}u"
+
+    def range_check(self) -> str:
+        """A bounds check as kernels write them (`i < n`): an index that grows with the
+        work-item's x against a bound the workgroup shares, which the CPU image decides once per
+        workgroup where it can (compiler/cpu/RangeCheckVersioning.h)."""
+        r = self.r
+        index = r.choice(["offload::global_id_x()", "gid", "offload::thread_id_x()",
+                          "offload::global_id_x() + p0 % 7u", "static_cast<unsigned>(offload::global_id_x()) - 3u",
+                          "(p1 % 50u) + offload::thread_id_x()", "offload::block_id_x() * 5u + offload::thread_id_x()"])
+        bound = r.choice(["p0 % 300u", "p1 % 1000u", "40u", "0u", "1u", "offload::block_dim_x() * 2u + 3u",
+                          "offload::grid_dim_x() * offload::block_dim_x() - 5u", "offload::block_id_x() + 9u"])
+        op = r.choice(["<", "<=", ">", ">=", "==", "!="])
+        if r.random() < 0.4:  # signed, with a bound that may be negative
+            return f"static_cast<int>({index}) {op} static_cast<int>({bound}) - {r.choice([0, 1, 20])}"
+        if r.random() < 0.3:  # 64-bit, as `std::size_t i = global_id_x()`
+            return f"static_cast<unsigned long long>({index}) {op} static_cast<unsigned long long>({bound})"
+        return f"static_cast<unsigned>({index}) {op} {bound}"
 
     # ---------------------------------------------------------------- statements
     def assign_to(self, v: Var, e: str) -> str:
