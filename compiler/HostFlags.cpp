@@ -39,7 +39,10 @@ bool suitsCpuImage(StringRef F) {
       "-fno-show",      "-fmax-errors",    "-ferror-limit",    "-fsave-optimization-record",
       "-ftime-trace",   "-fsyntax-only",   "-fpch",            "-fno-pch",
       "-fmodules",      "-fno-modules",    "-fcrash-diagnostics", "-fproc-stat-report",
-      "-m16",           "-m32",            "-mx32",            "-mabi="};
+      "-m16",           "-m32",            "-mx32",            "-mabi=",
+      // x87 arithmetic (-mfpmath=387, g++'s sse,387): clang refuses it with SSE; the CPU
+      // image computes with SSE, as a GPU computes in IEEE single and double
+      "-mfpmath"};
   return llvm::none_of(Refused, [&](const char *P) { return F.starts_with(P); });
 }
 
