@@ -8,11 +8,13 @@
 // ran one element at a time while OpenMP's loop ran four). For all but the last workgroup the
 // comparison holds for every x. So before the loop, for each comparison of a value that grows
 // by one with x (SCEV: {start,+,1} over the loop) against a value the loop does not change, the
-// comparison is evaluated at the first and the last work-item; when both agree and the value
-// does not wrap between them, the comparison has that result for every work-item, and a copy of
-// the loop with the comparison replaced by it runs instead (loop versioning, as LLVM's
-// LoopVersioning does for memory checks). What the copy no longer branches on, LLVM's later
-// passes fold away; the original loop runs for the workgroups where a check changes within it.
+// comparison is evaluated at the first and the last work-item; when both give the result
+// expected in the middle of the range (the index below a size, above an edge such as 0) and the
+// value does not wrap between them, the comparison has that result for every work-item, and a
+// copy of the loop with the comparison replaced by it — and each index made from the value
+// rewritten as first + x, without wrap — runs instead (loop versioning, as LLVM's LoopVersioning
+// does for memory checks). What the copy no longer branches on, LLVM's later passes fold away;
+// the original loop runs for the other workgroups.
 //
 // Run by the driver after formWorkItemLoops, and alone by opt through the pass plugin
 // ("offload-range-check-versioning"; tests/lit/codegen/opt-range-check-versioning.test).
