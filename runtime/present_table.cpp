@@ -322,30 +322,42 @@ std::string present_table::release(const detail::arg_desc *args, std::uint32_t n
   return failure;
 }
 
-bool present_table::release_if_held(const detail::arg_desc *args, std::uint32_t n) {
-  if (!maps_anything(args, n))
-    return true;
-  std::lock_guard guard(lock_);
-  std::vector<std::pair<entry *, unsigned>> counts;  // each entry, and this call's mentions
+std::vector<present_table::mention> present_table::mentions(const detail::arg_desc *args,
+                                                            std::uint32_t n, bool &all_held) {
+  std::vector<mention> counts;  // each entry, this call's mentions of it
+  all_held = true;
   for (std::uint32_t k = 0; k < n; ++k) {
     const detail::arg_desc &a = args[k];
     if (!is_mapped(a))
       continue;
     auto it = holder(begin_of(a), begin_of(a) + a.bytes);
-    if (it == entries_.end())
-      return false;
+    if (it == entries_.end()) {
+      all_held = false;
+      continue;
+    }
     auto c = std::find_if(counts.begin(), counts.end(),
-                          [&](const auto &p) { return p.first == &it->second; });
+                          [&](const mention &m) { return m.held == &it->second; });
     if (c == counts.end())
-      counts.emplace_back(&it->second, 1);
+      counts.push_back({&it->second, 1, copies_back(a.how)});
     else
-      ++c->second;
+      ++c->count, c->copies_back |= copies_back(a.how);
   }
-  for (const auto &[e, mentions] : counts)
-    if (e->references <= mentions)
+  return counts;
+}
+
+bool present_table::release_if_held(const detail::arg_desc *args, std::uint32_t n) {
+  if (!maps_anything(args, n))
+    return true;
+  std::lock_guard guard(lock_);
+  bool all_held = false;
+  const std::vector<mention> counts = mentions(args, n, all_held);
+  if (!all_held)
+    return false;
+  for (const mention &m : counts)
+    if (m.held->references <= m.count)
       return false;  // the last release: it copies back or frees
-  for (const auto &[e, mentions] : counts)
-    e->references -= mentions;
+  for (const mention &m : counts)
+    m.held->references -= m.count;
   return true;
 }
 
@@ -388,20 +400,10 @@ void present_table::unmap(const detail::arg_desc *args, std::uint32_t n, bool co
 
 bool present_table::release_copies_back(const detail::arg_desc *args, std::uint32_t n) {
   std::lock_guard guard(lock_);
-  for (std::uint32_t k = 0; k < n; ++k) {
-    const detail::arg_desc &a = args[k];
-    if (!is_mapped(a) || !copies_back(a.how))
-      continue;
-    auto it = holder(begin_of(a), begin_of(a) + a.bytes);
-    if (it == entries_.end() || it->second.untrusted)
-      continue;
-    unsigned mentions = 0;
-    for (std::uint32_t j = 0; j < n; ++j)
-      if (is_mapped(args[j]) && holder(begin_of(args[j]), begin_of(args[j]) + args[j].bytes) == it)
-        ++mentions;
-    if (it->second.references == mentions)
+  bool all_held = false;
+  for (const mention &m : mentions(args, n, all_held))
+    if (m.copies_back && !m.held->untrusted && m.held->references == m.count)
       return true;
-  }
   return false;
 }
 

@@ -73,14 +73,14 @@ public:
   /// finds what no launch's check saw).
   void unmap(const detail::arg_desc *args, std::uint32_t n, bool copy_back, const map_site &site,
              bool launch_failed = false, bool check_fences = false);
+  /// Whether unmap() now would copy one of these objects back (its entry's last references are
+  /// this call's).
+  bool release_copies_back(const detail::arg_desc *args, std::uint32_t n);
   /// unmap() at the end of a launch that may still run on `unwaited` (stream::copy_out_waits):
   /// the first copy back waits for the kernel; when nothing comes back, the stream is waited for
   /// before anything is freed. Returns false, with the device's reason in `launch_failure`, when
   /// the kernel failed: nothing came back and the objects' copies are not trusted (as unmap()
   /// with `launch_failed`). Throws as unmap() when a later copy fails.
-  /// Whether unmap() now would copy one of these objects back (its entry's last references are
-  /// this call's).
-  bool release_copies_back(const detail::arg_desc *args, std::uint32_t n);
   bool unmap_after_launch(const detail::arg_desc *args, std::uint32_t n, const map_site &site,
                           stream &unwaited, std::string &launch_failure);
   /// Releases what map() took for the same arguments when that copies nothing back and frees
@@ -107,6 +107,14 @@ private:
     bool untrusted = false;  ///< a launch on it failed: nothing comes back from it
   };
   using entries = std::map<std::uintptr_t, entry>;  // by host begin
+  /// An entry holding some of a call's arguments: how many, and whether one of them copies back.
+  struct mention {
+    entry *held;
+    unsigned count;
+    bool copies_back;
+  };
+  /// The entries holding args' mapped objects (lock held); `all_held` false when one has none.
+  std::vector<mention> mentions(const detail::arg_desc *args, std::uint32_t n, bool &all_held);
 
   /// The entry holding [begin, end) whole, or entries_.end() (no check for partial overlaps).
   entries::iterator holder(std::uintptr_t begin, std::uintptr_t end);
