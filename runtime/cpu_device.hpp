@@ -1,6 +1,7 @@
 // runtime/cpu_device.hpp — the CPU device: runs the host-compiled kernel once per work-item of
 // the grid, workgroups in parallel on a pool of host threads, the work-items of one workgroup in
-// order on one thread. Mapped objects are copied, as on a GPU (present_table.hpp).
+// order on one thread. Mapped objects are copied, as on a GPU (present_table.hpp), except what a
+// plain launch only reads (cpu_in_place.hpp).
 #pragma once
 
 #include <offload/detail/runtime_api.hpp>

@@ -5,6 +5,7 @@
 #include "lazy_objects.hpp"
 
 #include "cpu_device.hpp"
+#include "cpu_in_place.hpp"
 #include "device_table.hpp"
 #include "present_table.hpp"
 #include "profile.hpp"
@@ -185,6 +186,10 @@ void launch(const launch_request &requested) {
   }
   if (rt::info_flags())
     rt::report_launch(*request, kernel, on);
+  // On the CPU device, objects the kernel only reads are read where they lie (cpu_in_place.hpp).
+  rt::in_place_reads in_place;
+  if (on.is_cpu() && in_place.take(on, *request, rt::launch_map_site(*request, kernel)))
+    request = &in_place.request();
   // Map, enqueue, then either return at once — nothing comes back and nothing is freed, so the
   // next operation that could see the kernel's effects waits for it (deferred_launches.hpp) —
   // or wait and unmap.
@@ -193,7 +198,13 @@ void launch(const launch_request &requested) {
   // order after them (stream::launch_waited), and is not deferred whatever happens meanwhile.
   const bool waited = s.can_defer() && !on.deferred().any() &&
                       on.present().released_by_launch(request->args, request->num_args);
-  rt::enqueue_launch(on, s, kernel, *request, waited);
+  try {
+    rt::enqueue_launch(on, s, kernel, *request, waited);
+  } catch (const offload::error &) {
+    if (request == &in_place.request())
+      in_place.explain_failure(rt::launch_site_text(*request, kernel));
+    throw;
+  }
   if (!waited && s.can_defer() && !rt::current_settings().launch_blocking &&
       on.present().release_if_held(request->args, request->num_args)) {
     on.deferred().add(s, *request, kernel);

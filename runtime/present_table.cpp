@@ -92,6 +92,14 @@ std::string present_table::name_of(std::uint32_t slot, const map_site &site) con
   return name + " at " + (slash ? slash + 1 : file) + ":" + std::to_string(site.where.line);
 }
 
+bool present_table::holds_any(std::uintptr_t begin, std::uintptr_t end) {
+  std::lock_guard guard(lock_);
+  auto next = entries_.upper_bound(begin);
+  if (next != entries_.end() && next->first < end)
+    return true;
+  return next != entries_.begin() && std::prev(next)->second.end > begin;
+}
+
 present_table::entries::iterator present_table::holder(std::uintptr_t begin, std::uintptr_t end) {
   auto next = entries_.upper_bound(begin);
   if (next == entries_.begin())

@@ -97,6 +97,10 @@ public:
 
   /// Whether any argument needs mapping (values and device pointers do not: a hot path).
   static bool maps_anything(const detail::arg_desc *args, std::uint32_t n);
+  /// Whether an entry holds any byte of [begin, end) (cpu_in_place.hpp).
+  bool holds_any(std::uintptr_t begin, std::uintptr_t end);
+  /// "NAME at FILE:LINE" for slot `slot` of the call `site` describes (OFFLOAD_INFO lines).
+  std::string name_of(std::uint32_t slot, const map_site &site) const;
 
 private:
   struct entry {
@@ -127,7 +131,6 @@ private:
   std::string release(const detail::arg_desc *args, std::uint32_t n, bool copy_back,
                       const map_site &site, bool launch_failed = false, bool check_fences = false,
                       stream *unwaited = nullptr, std::string *launch_failure = nullptr);
-  std::string name_of(std::uint32_t slot, const map_site &site) const;
 
   device &device_;
   std::mutex lock_;

@@ -113,14 +113,15 @@ void describe_param(const std::remove_reference_t<P_> &param, arg_desc *out) {
     else
       address = const_cast<const void *>(static_cast<const volatile void *>(std::addressof(param)));
     constexpr transfer fallback = kind == abi::param_kind::map_to ? transfer::to : transfer::tofrom;
-    out[0] = {Explicit ? How : fallback, address, sizeof(object), 0};
+    out[0] = {Explicit ? How : fallback, address, sizeof(object), 0, 0, kind == abi::param_kind::map_to};
   } else if constexpr (kind == abi::param_kind::span_tofrom || kind == abi::param_kind::span_to) {
     constexpr transfer fallback = kind == abi::param_kind::span_to ? transfer::to : transfer::tofrom;
     // A span whose byte size does not fit 64 bits says so (refused at the launch) rather than
     // wrapping to a small copy.
     const std::uint64_t bytes = param.size() > SIZE_MAX / sizeof(object) ? UINT64_MAX
                                                                           : param.size_bytes();
-    out[0] = {Explicit ? How : fallback, param.data(), bytes, 0, sizeof(object)};
+    out[0] = {Explicit ? How : fallback, param.data(), bytes, 0, sizeof(object),
+              kind == abi::param_kind::span_to};
     out[1] = {transfer::literal, nullptr, sizeof(abi::slot_t), abi::slot_t(param.size())};
   } else if constexpr (kind == abi::param_kind::device) {
     std::uint64_t element = 0;

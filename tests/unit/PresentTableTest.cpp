@@ -2,6 +2,7 @@
 // counts what it is asked to do, the memory pool GPUs allocate through (runtime/device.hpp), and
 // which images run on which devices (runtime/registry.hpp).
 #include "counting_device.hpp"
+#include "cpu_in_place.hpp"
 #include "present_table.hpp"
 #include "registry.hpp"
 
@@ -273,4 +274,39 @@ TEST(PresentTable, AWaitedLaunchThatFailedBringsNothingBackAndItsRegionsObjectsA
   d.present().unmap(region, 1, true, site());
   EXPECT_EQ(z[0], 9) << "the region's object is not trusted after the failed launch";
   EXPECT_EQ(d.allocations, d.releases);
+}
+
+// The CPU device's reads in place (cpu_in_place.hpp): which arguments are read where they lie.
+TEST(InPlaceReads, OnlyObjectsNothingWritesAndNoEntryHolds) {
+  counting_device d;
+  double x[4] = {}, y[8] = {}, held[2] = {};
+  auto read_only = [](const void *p, std::uint64_t bytes) {
+    arg_desc a = map_arg(p, bytes, transfer::to);
+    a.read_only = true;
+    return a;
+  };
+  arg_desc region[] = {map_arg(held, sizeof held, transfer::tofrom)};
+  d.present().map(region, 1, nullptr, site());
+  arg_desc args[] = {read_only(x, sizeof x),               // read in place
+                     map_arg(y, sizeof y, transfer::tofrom),
+                     read_only(y + 2, 2 * sizeof(double)),  // y is written: copied, one copy
+                     map_arg(x, sizeof x, transfer::to),    // `to` through a non-const parameter
+                     read_only(held, sizeof held),          // the region's copy is newer
+                     {transfer::literal, nullptr, 8, 42}};
+  offload::rt::in_place_reads reads;
+  // x is also mapped `to` through a non-const parameter, which the kernel may write: copied.
+  EXPECT_FALSE(reads.take(d, {nullptr, {}, {}, 0, -1, {}, args, 6, nullptr, nullptr}, site()));
+  args[3] = read_only(x + 1, sizeof(double));  // now every argument naming x only reads it
+  ASSERT_TRUE(reads.take(d, {nullptr, {}, {}, 0, -1, {}, args, 6, nullptr, nullptr}, site()));
+  const arg_desc *taken = reads.request().args;
+  EXPECT_EQ(taken[0].how, transfer::literal);
+  EXPECT_EQ(at(taken[0].literal), static_cast<void *>(x));
+  EXPECT_EQ(taken[3].how, transfer::literal);
+  EXPECT_EQ(taken[1].how, transfer::tofrom);
+  EXPECT_EQ(taken[2].how, transfer::to) << "an object another argument writes is copied";
+  EXPECT_EQ(taken[4].how, transfer::to) << "an object a region holds is copied";
+  EXPECT_EQ(taken[5].literal, 42u);
+  EXPECT_EQ(args[0].how, transfer::to) << "the launch's own descriptions are left as they were";
+  EXPECT_NO_THROW(reads.explain_failure("kernel 'k'")) << "x can be read";
+  d.present().unmap(region, 1, false, site());
 }
