@@ -56,6 +56,38 @@ bool WorkItemLoops::workgroupSizeOnly(const Value *V, unsigned Depth) const {
   return llvm::all_of(I->operands(), [&](const Use &Op) { return workgroupSizeOnly(Op.get(), Depth + 1); });
 }
 
+/// Whether V is a uniform value plus the work-item's x index (`global_id_x()`, and its
+/// `static_cast<unsigned>`), with one add and casts of at least 16 bits: over the workgroup's at
+/// most 1024 x indexes it grows with x except at one point at most, where a wrap or a cast's
+/// change of sign drops it — which the sweeps find out, once per workgroup, by comparing the
+/// first and the last work-item's value.
+bool WorkItemLoops::growsWithX(const Value *V) const {
+  bool Added = false;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (!V->getType()->isIntegerTy() || V->getType()->getIntegerBitWidth() < 16)
+      return false;
+    if (const auto *L = dyn_cast<LoadInst>(V)) {
+      const std::optional<uint64_t> At = itemFieldOffset(*L);
+      return At && *At == ThreadOffset;
+    }
+    if (isa<ZExtInst>(V) || isa<SExtInst>(V) || isa<TruncInst>(V)) {
+      V = cast<CastInst>(V)->getOperand(0);
+      continue;
+    }
+    const auto *Add = dyn_cast<BinaryOperator>(V);
+    if (!Add || Add->getOpcode() != Instruction::Add || Added)
+      return false;
+    Added = true;
+    if (uniform(Add->getOperand(0)))
+      V = Add->getOperand(1);
+    else if (uniform(Add->getOperand(1)))
+      V = Add->getOperand(0);
+    else
+      return false;
+  }
+  return false;
+}
+
 /// Whether a rotated loop's guard (`br GCmp, Pre, exit`) enters the loop exactly when its test
 /// passes on the start: `Start Stay Bound`, the same values or (indvars widened the loop's index)
 /// their extensions. Then the instructions of Pre, all safe to run anyway (the widened start
@@ -237,9 +269,37 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
         LB.getInt8Ty(), LB.CreateThreadLocalAddress(ItemVar), BlockDimOffset + (*Field - ThreadOffset)));
     return LB.CreateSub(Size, LB.getInt32(1), "last.index");
   });
+  // Starts that grow with x (`global_id_x()`): where the first work-item's start is not past the
+  // last one's, no start is, so every work-item goes on wherever the last one does: each sweep
+  // runs every work-item's iteration at `start + sweep * stride`, with no test and no index kept
+  // per work-item, and the x loop reads neighbouring elements at indexes the vectoriser and the
+  // range checks' versions (RangeCheckVersioning.cpp) can follow. Otherwise (a wrap) no sweep
+  // runs: each work-item's own loop does it all.
+  Value *Ordered = nullptr;
+  if (growsWithX(Start)) {
+    Value *Start0 = copyComputationBefore(Start, At, {}, [&](Instruction *I) -> Value * {
+      const auto *L = dyn_cast<LoadInst>(I);
+      const std::optional<uint64_t> Field = L ? itemFieldOffset(*L) : std::nullopt;
+      return Field && *Field < ThreadOffset + 12 ? ConstantInt::get(I->getType(), 0) : nullptr;
+    });
+    Ordered = B.CreateNot(B.CreateICmp(Stay, Last, Start0));
+  }
   Value *First = TestsNext ? B.CreateAdd(Last, Stride) : Last;
+  if (Ordered) {
+    // ... and the last work-item is in the loop, and its next index does not wrap (the count
+    // below, from that next index, is then every work-item's).
+    Ordered = B.CreateAnd(Ordered, B.CreateICmp(Stay, Last, Bound));
+    if (TestsNext)
+      Ordered = B.CreateAnd(Ordered, B.CreateICmp(Stay, Last, First));
+    Ordered->setName("sweep.starts.ordered");
+  }
   Value *NoStride = B.CreateICmpEQ(Stride, ConstantInt::get(Ty, 0));
   Value *Runs = B.CreateAnd(B.CreateICmp(Stay, First, Bound), B.CreateNot(NoStride));
+  // (Testing the next index: the last work-item must be in the loop too. Without this, a last
+  // start past the bound whose next index wrapped below it, `i < n` with i near 2^64, counted
+  // ~2^64 sweeps in which no work-item ran: a hang.)
+  if (TestsNext)
+    Runs = B.CreateAnd(Runs, B.CreateICmp(Stay, Last, Bound));
   // A few iterations per work-item run faster as each work-item's own loop (their elements stay
   // in the cache from one work-item to the next; a sweep's region and the state kept across its
   // barrier cost more): atomic-reduction's 8 (41 -> 60 ms swept), against 128 (61 -> 21 ms).
@@ -248,7 +308,10 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
   // it, made a grid as large as the data 1.6x slower); the count, in sweep.count.
   Value *Left = B.CreateSub(B.CreateSub(Bound, First), ConstantInt::get(Ty, 1));
   Value *Enough = B.CreateICmpUGE(B.CreateUDiv(Left, ConstantInt::get(Ty, MinSweeps - 1)), Stride);
-  Value *Go = B.CreateAnd(Runs, Enough, "sweep.go");
+  Value *Go = B.CreateAnd(Runs, Enough);
+  if (Ordered)
+    Go = B.CreateAnd(Go, Ordered);
+  Go->setName("sweep.go");
   BasicBlock *SCount = BasicBlock::Create(Ctx, "sweep.count", &F, SHeader);
   IRBuilder<> CB(SCount);
   Value *Sweeps = CB.CreateAdd(CB.CreateUDiv(Left, Stride), ConstantInt::get(Ty, 1), "sweeps");
@@ -269,6 +332,7 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
   for (auto [P, Q] : State)
     if (P == Induction)
       Index = Q;
+  PHINode *const IndexState = Index;  // (Index becomes sweep.done's phi below)
 
   // The loop's body, cloned as one iteration: from sweep.check (if the loop goes on after it)
   // to sweep.latch.
@@ -281,10 +345,20 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
     Clones.push_back(C);
   }
   auto *CHeader = cast<BasicBlock>(VMap[Header]);
+  // With ordered starts, the index of this sweep's iteration: start + sweep * stride.
+  auto sweptIndex = [&](BasicBlock *BB, Value *Sweep) {
+    Instruction *Here = new UnreachableInst(Ctx, BB);
+    IRBuilder<> IB(Here);
+    Value *I = IB.CreateAdd(copyComputationBefore(Start, Here),
+                            IB.CreateMul(Sweep, copyComputationBefore(StrideIn, Here)), "sweep.index");
+    Here->eraseFromParent();
+    return I;
+  };
+  Value *IndexNow = Ordered ? sweptIndex(SCheck, T) : nullptr;
   SmallVector<Instruction *, 4> ClonedPhis;
   for (auto [P, Q] : State) {
     ClonedPhis.push_back(cast<Instruction>(VMap[P]));
-    VMap[P] = Q;
+    VMap[P] = P == Induction && IndexNow ? IndexNow : Q;
   }
   for (BasicBlock *C : Clones)
     for (Instruction &I : *C)
@@ -309,25 +383,33 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
   CLatch->getTerminator()->replaceSuccessorWith(CHeader, SLatch);
 
   B.SetInsertPoint(SCheck);
-  Instruction *Here = B.CreateUnreachable();  // (copyComputationBefore's place; replaced)
-  B.SetInsertPoint(Here);
-  // In the loop (not past the guard, or its test passed), and going on after this iteration.
-  Value *BoundHere = copyComputationBefore(BoundIn, Here);
-  Value *GoesOn = B.CreateICmp(Stay, Index, BoundHere, "sweep.in.loop");
-  if (TestsNext)
-    GoesOn = B.CreateAnd(GoesOn, B.CreateICmp(Stay, B.CreateAdd(Index, copyComputationBefore(StrideIn, Here)),
-                                              BoundHere), "sweep.goes.on");
-  B.CreateCondBr(GoesOn, CHeader, SLatch);
-  Here->eraseFromParent();
+  if (IndexNow) {
+    B.CreateBr(CHeader);  // every work-item goes on (ordered starts)
+  } else {
+    Instruction *Here = B.CreateUnreachable();  // (copyComputationBefore's place; replaced)
+    B.SetInsertPoint(Here);
+    // In the loop (not past the guard, or its test passed), and going on after this iteration.
+    Value *BoundHere = copyComputationBefore(BoundIn, Here);
+    Value *GoesOn = B.CreateICmp(Stay, Index, BoundHere, "sweep.in.loop");
+    if (TestsNext)
+      GoesOn = B.CreateAnd(GoesOn, B.CreateICmp(Stay, B.CreateAdd(Index, copyComputationBefore(StrideIn, Here)),
+                                                BoundHere), "sweep.goes.on");
+    B.CreateCondBr(GoesOn, CHeader, SLatch);
+    Here->eraseFromParent();
+  }
 
   // sweep.latch: every work-item's state after the sweep, the barrier, the next sweep.
   B.SetInsertPoint(SLatch);
   for (auto [P, Q] : State) {
-    PHINode *After = B.CreatePHI(P->getType(), 2, P->getName() + ".swept");
-    After->addIncoming(Q, SCheck);
     Value *Next = P->getIncomingValueForBlock(Latch);
-    After->addIncoming(VMap.count(Next) ? static_cast<Value *>(VMap[Next]) : Next, CLatch);
-    Q->addIncoming(After, SLatch);
+    Value *Swept = VMap.count(Next) ? static_cast<Value *>(VMap[Next]) : Next;
+    if (!IndexNow) {  // (with ordered starts every work-item ran the iteration)
+      PHINode *After = B.CreatePHI(P->getType(), 2, P->getName() + ".swept");
+      After->addIncoming(Q, SCheck);
+      After->addIncoming(Swept, CLatch);
+      Swept = After;
+    }
+    Q->addIncoming(Swept, SLatch);
   }
   Value *T1 = B.CreateAdd(T, ConstantInt::get(Ty, 1));
   T->addIncoming(T1, SLatch);
@@ -352,6 +434,19 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
         Index = Either;
       Q = Either;  // what the original loop starts from below
     }
+  }
+  // With ordered starts, the index after the sweeps is computed (sweep.end), not kept per
+  // work-item through them.
+  if (IndexNow) {
+    BasicBlock *SEnd = BasicBlock::Create(Ctx, "sweep.end", &F, SDone);
+    SHeader->getTerminator()->replaceSuccessorWith(SDone, SEnd);
+    Value *After = sweptIndex(SEnd, T);
+    BranchInst::Create(SDone, SEnd);
+    for (PHINode &P : SDone->phis())
+      P.setIncomingBlock(P.getBasicBlockIndex(SHeader), SEnd);
+    Index->setIncomingValueForBlock(SEnd, After);
+    if (IndexState->use_empty())
+      IndexState->eraseFromParent();
   }
   // sweep.done: the original loop, from each work-item's state (through the guard again).
   if (Guard) {

@@ -151,6 +151,7 @@ private:
   // GridStrideSweeps.cpp
   unsigned sweepGridStrideLoops(unsigned Room);
   bool workgroupSizeOnly(const Value *V, unsigned Depth = 0) const;
+  bool growsWithX(const Value *V) const;
   bool guardTestsFirst(BranchInst *GBr, ICmpInst *GCmp, BasicBlock *Pre, Value *Start, Value *Bound,
                        CmpInst::Predicate Stay);
   void sweep(Loop *L, PHINode *Induction, Value *Stride, Value *Bound, CmpInst::Predicate Stay,

@@ -4,8 +4,10 @@
 // lockstep. Results must be the host's whatever the sizes: n smaller than a workgroup, than the
 // grid, not a multiple of either, zero; a start that is not the work-item's global index
 // (reversed in the workgroup, so the last work-item's start is not the largest); a signed index;
-// a loop whose work-items carry two values; a grid-stride loop and a barrier tree after it; and a
-// loop under a test of the index (not reached together: not swept, still right).
+// a loop whose work-items carry two values; a grid-stride loop and a barrier tree after it; a
+// loop under a test of the index (not reached together: not swept, still right); starts that
+// grow with x but wrap within a workgroup, and a last start past the bound whose next index
+// overflows (the sweeps' count from it was a hang).
 // RUN: %offload-cxx -O2 -v %s -o %t 2>&1 | FileCheck %s --check-prefix=SAYS
 // RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=1 %t | FileCheck %s
 // RUN: env OFFLOAD_DEVICE=cpu OFFLOAD_CPU_THREADS=3 %t | FileCheck %s
@@ -17,12 +19,15 @@
 // SAYS-DAG: kernel 'two_values' on the CPU device: work-item loops split at its barriers, in lockstep
 // SAYS-DAG: kernel 'guarded' on the CPU device: work-item loops split at its barriers{{$}}
 // SAYS-DAG: kernel 'axpy_dot_free' on the CPU device: work-item loops split at its barriers, in lockstep
+// SAYS-DAG: kernel 'wrapping_starts' on the CPU device: work-item loops split at its barriers, in lockstep
 // CHECK: dot: ok
 // CHECK: reversed: ok
 // CHECK: signed_sum: ok
 // CHECK: two_values: ok
 // CHECK: guarded: ok
 // CHECK: axpy_dot_free: ok
+// CHECK: wrapping_starts: ok
+// CHECK: near_int_max: ok
 // CHECK: all sweep checks passed
 #include <offload/offload.hpp>
 
@@ -113,6 +118,28 @@ OFFLOAD_KERNEL void axpy_dot_free(double a, std::span<const double> x, std::span
     acc += w[i] * z[i];
   }
   sums[offload::global_id_x()] = acc;
+}
+
+// Starts `base + t` (32 bits): with base near 2^32 the later work-items' starts wrap to small
+// indexes, so the last work-item's start is not the largest, though the start grows with x
+// (GridStrideSweeps.cpp's ordered starts: then no sweep, each work-item's own loop); with base
+// 0, swept with each index computed as start + sweep * stride.
+OFFLOAD_KERNEL void wrapping_starts(std::span<const unsigned> a, std::span<unsigned> sums, unsigned n,
+                                    unsigned base, unsigned stride) {
+  unsigned sum = 0;
+  for (unsigned i = base + offload::thread_id_x(); i < n; i += stride)
+    sum += a[i];
+  sums[offload::global_id_x()] = sum;
+}
+
+// Signed starts up to INT_MAX: the last work-item's start is past the bound and its next index
+// would overflow; the sweeps' count, from that next index, was ~2^31 sweeps of nothing (a hang).
+OFFLOAD_KERNEL void near_int_max(std::span<const unsigned> a, std::span<unsigned> sums, int n, int base,
+                                 int stride) {
+  unsigned sum = 0;
+  for (int i = base + int(offload::thread_id_x()); i < n; i += stride)
+    sum += a[unsigned(i) % a.size()];
+  sums[offload::global_id_x()] = sum;
 }
 
 int main() {
@@ -229,6 +256,46 @@ int main() {
       }
     return good;
   }());
+  {
+    bool ok = true;
+    const unsigned n = 5000;
+    std::vector<unsigned> a(n);
+    for (unsigned i = 0; i < n; ++i) a[i] = i % 17 + 1;
+    for (unsigned base : {0u, 100u, 0u - 64u, 0u - 255u, 0u - 256u})
+      for (unsigned stride : {37u, 300u}) {
+        std::vector<unsigned> sums(256, ~0u);
+        offload::launch(wrapping_starts, {.threads = {256}}, std::span<const unsigned>(a), std::span(sums), n,
+                        base, stride);
+        for (unsigned t = 0; t < 256; ++t) {
+          unsigned want = 0;
+          for (unsigned i = base + t; i < n; i += stride) want += a[i];
+          ok = ok && sums[t] == want;
+        }
+      }
+    report("wrapping_starts", ok);
+  }
+  {
+    bool ok = true;
+    const int most = 2147483647;
+    std::vector<unsigned> a(1000);
+    for (unsigned i = 0; i < a.size(); ++i) a[i] = i % 7 + 1;
+    const int cases[][2] = {{0, 0}, {1000, 0}, {most - 100, most - 255}, {most, most - 255},
+                            {0, most - 255}, {most, most - 300}, {most - 1, most - 400}};
+    for (auto [n, base] : cases)
+      for (int stride : {1, 3, 1000}) {
+        if ((long long)n - 1 + stride > most)
+          continue;  // an index in the loop would overflow: undefined
+        std::vector<unsigned> sums(256, ~0u);
+        offload::launch(near_int_max, {.threads = {256}}, std::span<const unsigned>(a), std::span(sums), n,
+                        base, stride);
+        for (int t = 0; t < 256; ++t) {
+          unsigned want = 0;
+          for (long long i = (long long)base + t; i < n; i += stride) want += a[unsigned(i) % a.size()];
+          ok = ok && sums[t] == want;
+        }
+      }
+    report("near_int_max", ok);
+  }
   std::printf(all ? "all sweep checks passed\n" : "sweep checks FAILED\n");
   return all ? 0 : 1;
 }
