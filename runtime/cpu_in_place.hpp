@@ -3,7 +3,9 @@
 //
 // The CPU device's memory is the host's, and a plain launch (offload::launch, a range launch)
 // runs to its end before it returns. An object that the kernel's parameter makes read-only
-// (`const U*`, `const U&`, `std::span<const U>`, mapped `to`) reads the same bytes in the host
+// (`const U*`, `const U&`, `std::span<const U>`, mapped `to`; U a scalar or an array of them:
+// a class may have a `mutable` member, which a kernel writes through a const view — the second
+// adversarial pass of 2026-12-07) reads the same bytes in the host
 // object as in a copy made at the launch, so the copy is skipped: its slot becomes the host
 // address, as a device_ptr's. The copy was a memcpy as long as a streaming kernel's whole run
 // (a new user's axpy + dot over four 64 MiB spans spent more time copying its three inputs than

@@ -101,6 +101,13 @@ inline source_loc to_source_loc(const std::source_location &where) {
   return {where.file_name(), where.function_name(), where.line(), where.column()};
 }
 
+/// Whether an object of type T cannot be written through a const view: no class can hold a
+/// `mutable` member (which a kernel may write through `const T&`), so only scalars and arrays
+/// of them. Such objects a plain launch on the CPU device may read in place
+/// (runtime/cpu_in_place.hpp); a class is copied, as on a GPU.
+template <class T_>
+inline constexpr bool read_only_through_const = std::is_scalar_v<std::remove_all_extents_t<T_>>;
+
 /// Describes parameter P (its converted value `param`) as abi::slot_count_v<P> launch slots.
 template <class P_, bool Explicit, transfer How>
 void describe_param(const std::remove_reference_t<P_> &param, arg_desc *out) {
@@ -113,7 +120,8 @@ void describe_param(const std::remove_reference_t<P_> &param, arg_desc *out) {
     else
       address = const_cast<const void *>(static_cast<const volatile void *>(std::addressof(param)));
     constexpr transfer fallback = kind == abi::param_kind::map_to ? transfer::to : transfer::tofrom;
-    out[0] = {Explicit ? How : fallback, address, sizeof(object), 0, 0, kind == abi::param_kind::map_to};
+    out[0] = {Explicit ? How : fallback, address, sizeof(object), 0, 0,
+              kind == abi::param_kind::map_to && read_only_through_const<object>};
   } else if constexpr (kind == abi::param_kind::span_tofrom || kind == abi::param_kind::span_to) {
     constexpr transfer fallback = kind == abi::param_kind::span_to ? transfer::to : transfer::tofrom;
     // A span whose byte size does not fit 64 bits says so (refused at the launch) rather than
@@ -121,7 +129,7 @@ void describe_param(const std::remove_reference_t<P_> &param, arg_desc *out) {
     const std::uint64_t bytes = param.size() > SIZE_MAX / sizeof(object) ? UINT64_MAX
                                                                           : param.size_bytes();
     out[0] = {Explicit ? How : fallback, param.data(), bytes, 0, sizeof(object),
-              kind == abi::param_kind::span_to};
+              kind == abi::param_kind::span_to && read_only_through_const<object>};
     out[1] = {transfer::literal, nullptr, sizeof(abi::slot_t), abi::slot_t(param.size())};
   } else if constexpr (kind == abi::param_kind::device) {
     std::uint64_t element = 0;

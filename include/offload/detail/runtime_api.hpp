@@ -36,8 +36,9 @@ struct arg_desc {
   /// it out (the launch compares it with the kernel's); 0 where there is none.
   std::uint64_t element_bytes = 0;
   /// For mapped slots: the kernel's parameter is const (`const U*`, `const U&`,
-  /// `std::span<const U>`), so the kernel only reads the object. The CPU device reads such an
-  /// object of a plain launch where it lies instead of copying it (cpu_in_place.hpp).
+  /// `std::span<const U>`) and U a scalar or an array of them (a class may have a `mutable`
+  /// member), so the kernel only reads the object. The CPU device reads such an object of a
+  /// plain launch where it lies instead of copying it (cpu_in_place.hpp).
   bool read_only = false;
 };
 

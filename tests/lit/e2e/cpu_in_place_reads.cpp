@@ -11,6 +11,8 @@
 // INFO: CPU device ({{[0-9]+}} threads): Reading in place HstPtrBegin=0x{{[0-9a-f]+}}, Size=8000, Name=x at cpu_in_place_reads.cpp:[[#]]
 // INFO: CPU device ({{[0-9]+}} threads): Reading in place HstPtrBegin=0x{{[0-9a-f]+}}, Size=8, Name=scale at cpu_in_place_reads.cpp:[[#]]
 // INFO-NOT: Reading in place{{.*}}Name=seen
+// INFO-NOT: Reading in place{{.*}}Name=cells
+// INFO-NOT: Reading in place{{.*}}Name=one
 // INFO-NOT: Reading in place{{.*}}Name=held
 // INFO: cpu_in_place_reads: all checks passed
 // BAD: offload-cxx: error: kernel 'axpy' launched at cpu_in_place_reads.cpp:[[#]]: an argument's memory at address 0x0000000000000010 (800 bytes) cannot be read
@@ -31,6 +33,20 @@ OFFLOAD_KERNEL void axpy(std::span<const double> x, const double &scale, std::sp
 OFFLOAD_KERNEL void write_then_read(std::span<int> out, std::span<const int> seen, int *got) {
   out[0] = 5;
   *got = seen[0];
+}
+
+// A `mutable` member is written through a const view (legal C++, no cast): on a GPU the write
+// goes to a copy that never comes back, so the CPU device copies classes (the adversarial pass).
+struct cell {
+  int value;
+  mutable int hits;
+};
+OFFLOAD_KERNEL void look(std::span<const cell> cells, const cell &one, std::span<int> out) {
+  if (std::size_t i = offload::global_id_x(); i < cells.size()) {
+    cells[i].hits += 1;
+    out[i] = cells[i].value;
+  }
+  one.hits = 9;
 }
 
 OFFLOAD_KERNEL void add_one(std::span<double> v) {
@@ -70,6 +86,13 @@ int main(int argc, char **argv) {
   int got = 0;
   offload::launch(write_then_read, {}, std::span(v), std::span<const int>(v), &got);
   check(got == 5 && v[0] == 5, "a read of an object another argument writes sees the write");
+
+  std::vector<cell> cells(4, cell{7, 0});
+  cell one{1, 0};
+  std::vector<int> values(4);
+  offload::launch(look, {.threads = {32}}, std::span<const cell>(cells), one, std::span(values));
+  check(cells[0].hits == 0 && cells[3].hits == 0 && one.hits == 0 && values[3] == 7,
+        "a mutable member written through a const view stays on the device");
 
   // A data region's copy is newer than the host's bytes: a launch inside reads the copy.
   std::vector<double> held(64, 1.0), to(64, 0.0);
