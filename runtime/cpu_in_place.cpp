@@ -44,7 +44,6 @@ bool in_place_reads::take(device &cpu, const detail::launch_request &request,
       continue;
     if (args_.empty())
       args_.assign(args, args + n);
-    in_place_.push_back(i);
     original_.push_back(a);
     args_[i] = {transfer::literal, nullptr, sizeof(void *), static_cast<abi::slot_t>(begin_of(a)),
                 a.element_bytes};
@@ -52,7 +51,7 @@ bool in_place_reads::take(device &cpu, const detail::launch_request &request,
       info_line("%s: Reading in place HstPtrBegin=0x%016" PRIxPTR ", Size=%" PRIu64 ", Name=%s",
                 cpu.name().c_str(), begin_of(a), a.bytes, table.name_of(i, site).c_str());
   }
-  if (in_place_.empty())
+  if (original_.empty())
     return false;
   request_ = request;
   request_.args = args_.data();

@@ -47,8 +47,7 @@ public:
 private:
   detail::launch_request request_{};
   std::vector<detail::arg_desc> args_;
-  std::vector<std::uint32_t> in_place_;  ///< the slots read in place
-  std::vector<detail::arg_desc> original_;  ///< their descriptions before
+  std::vector<detail::arg_desc> original_;  ///< the descriptions of the slots read in place
 };
 
 /// Whether every page of [p, p + bytes) can be read (a load of one byte per page, faults caught).
