@@ -33,8 +33,9 @@ bool WorkItemLoops::callsThatMayReadIds(ArrayRef<BasicBlock *> Blocks) const {
         LibFunc LF;
         if (Callee && (Callee->getName() == WarpPresentName || Callee->getName() == WarpBanksName ||
                        Callee->getName() == EveryLaneName || Callee->getName() == StatesName ||
-                       Callee->getName() == WarpCacheName))
-          continue;  // the warp exchanges' (they read no index)
+                       Callee->getName() == WarpCacheName || Callee->getName() == SweepPrefetchName ||
+                       Callee->getName() == PrefetchLinesName))
+          continue;  // the warp exchanges' and the sweeps' prefetches (they read no index)
         if (CB->doesNotAccessMemory())
           continue;
         if (!Callee || !(Callee->isIntrinsic() || TLI.getLibFunc(*Callee, LF)))
@@ -291,13 +292,13 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       for (Instruction &I : *C)
         RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
     useCounters(Clones, Item, X, Y, Z);
+    SmallVector<BasicBlock *, 8> Always;  // the region's first blocks, which every work-item runs
     {
       // Cheap arithmetic only from the blocks every work-item runs: the region's first block
       // and those that follow it unconditionally. A value of a branch few work-items take (nw's
       // tile corner) is computed by those alone; moved before the loops it cost every pass of
       // the region, and kept hundreds of values live across the loops (rodinia-nw 134 -> 162 ms
       // on a Xeon). From the other blocks, loads and divisions (hoistUniformValues' cost rule).
-      SmallVector<BasicBlock *, 8> Always;
       DenseSet<BasicBlock *> InClones(Clones.begin(), Clones.end());
       for (BasicBlock *BB = cast<BasicBlock>(VMap[Heads[R]]); BB && InClones.contains(BB) &&
                                                                !llvm::is_contained(Always, BB);) {
@@ -337,6 +338,7 @@ void WorkItemLoops::buildLoops(bool Barriers) {
       for (auto [Slot, Own] : Copies)  // the region's start value (the slot is written after it)
         W.CreateStore(W.CreateLoad(Slot->getAllocatedType(), Slot), Own);
     }
+    hoistSweepPrefetches(Always, Clones, Starts[R][OnlyWaiting], Copies);
     replaceCalls(Clones, EveryLaneName, ConstantInt::getBool(Ctx, !OnlyWaiting));
     B.SetInsertPoint(Body);
     B.CreateBr(cast<BasicBlock>(VMap[Heads[R]]));

@@ -258,17 +258,7 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
   Value *Stride = copyComputationBefore(StrideIn, At), *Bound = copyComputationBefore(BoundIn, At);
   Value *Start = Induction->getIncomingValueForBlock(Pre);
   // The start for the workgroup's last work-item: its index loads are the workgroup's size less one.
-  GlobalVariable *ItemVar = Item();
-  Value *Last = copyComputationBefore(Start, At, {}, [&](Instruction *I) -> Value * {
-    const auto *L = dyn_cast<LoadInst>(I);
-    const std::optional<uint64_t> Field = L ? itemFieldOffset(*L) : std::nullopt;
-    if (!Field || *Field >= ThreadOffset + 12)
-      return nullptr;
-    IRBuilder<> LB(At);
-    Value *Size = LB.CreateLoad(LB.getInt32Ty(), LB.CreateConstInBoundsGEP1_32(
-        LB.getInt8Ty(), LB.CreateThreadLocalAddress(ItemVar), BlockDimOffset + (*Field - ThreadOffset)));
-    return LB.CreateSub(Size, LB.getInt32(1), "last.index");
-  });
+  Value *Last = startOfItem(Start, At, /*LastItem=*/true);
   // Starts that grow with x (`global_id_x()`): where the first work-item's start is not past the
   // last one's, no start is, so every work-item goes on wherever the last one does: each sweep
   // runs every work-item's iteration at `start + sweep * stride`, with no test and no index kept
@@ -277,11 +267,7 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
   // runs: each work-item's own loop does it all.
   Value *Ordered = nullptr;
   if (growsWithX(Start)) {
-    Value *Start0 = copyComputationBefore(Start, At, {}, [&](Instruction *I) -> Value * {
-      const auto *L = dyn_cast<LoadInst>(I);
-      const std::optional<uint64_t> Field = L ? itemFieldOffset(*L) : std::nullopt;
-      return Field && *Field < ThreadOffset + 12 ? ConstantInt::get(I->getType(), 0) : nullptr;
-    });
+    Value *Start0 = startOfItem(Start, At, /*LastItem=*/false);
     Ordered = B.CreateNot(B.CreateICmp(Stay, Last, Start0));
   }
   Value *First = TestsNext ? B.CreateAdd(Last, Stride) : Last;
@@ -365,6 +351,8 @@ void WorkItemLoops::sweep(Loop *L, PHINode *Induction, Value *StrideIn, Value *B
       RemapInstruction(&I, VMap, RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
   for (Instruction *I : ClonedPhis)
     I->eraseFromParent();
+  if (IndexNow)  // the workgroup's elements, prefetched once per line before the x loop
+    prefetchSweepsAhead(Clones, Start, StrideIn, T);
   // The original loop runs what is left after the sweeps (one iteration for the usual start):
   // no prefetch there, its next element is past the data (a grid as large as the data, where
   // no sweep runs: 29 ms with the prefetches, each a page walk far past the arrays).

@@ -16,6 +16,16 @@
 // does for memory checks). What the copy no longer branches on, LLVM's later passes fold away;
 // the original loop runs for the other workgroups.
 //
+// A tile's halo (`if (tx == 0) tile[ty][0] = in[c - 1]`, `tx == TX - 1`, `ty == 0`) needs two
+// more steps, or the copy never runs: an (in)equality with x holds for one work-item of every
+// row. Where a loop has one, the checks are evaluated over the middle work-items (the second to
+// the one before last), and the first and the last work-item each run in a copy of the loop as
+// written, before and after the version (in order: a value the loop's end reads is the last
+// work-item's). And comparisons of values that change with the row (y, z) but not with x
+// (`ty == 0 && gy > 0`, `gy < n`) are computed before the loop: the version is for the rows
+// where each gives the result most rows give (an equality fails, a guard holds), the others run
+// as written — unswitching for the common combination only.
+//
 // Run by the driver after formWorkItemLoops, and alone by opt through the pass plugin
 // ("offload-range-check-versioning"; tests/lit/codegen/opt-range-check-versioning.test).
 #pragma once

@@ -98,6 +98,199 @@ void WorkItemLoops::prefetchNextIteration(const Loop &L, PHINode *Induction, Val
   }
 }
 
+namespace {
+
+/// The module's helper Name: SweepPrefetchName(item, group, bytes), the work-item's own prefetch
+/// of `item` (what a sweep's prefetch is where buildLoops cannot make it the workgroup's), or
+/// PrefetchLinesName(at, bytes), a prefetch per 64 bytes of [at, at + bytes). Inlined at -O3.
+Function *prefetchHelper(Module &M, StringRef Name) {
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  const bool Lines = Name == PrefetchLinesName;
+  SmallVector<Type *, 3> Params{Ptr};
+  if (!Lines)
+    Params.push_back(Ptr);
+  Params.push_back(I64);
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+                                 GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::AlwaysInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
+  IRBuilder<> B(Entry);
+  auto prefetch = [&](Value *At) {
+    B.CreateIntrinsic(Intrinsic::prefetch, {Ptr}, {At, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+  };
+  if (!Lines) {
+    prefetch(F->getArg(0));
+    B.CreateRetVoid();
+    return F;
+  }
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "line", F), *Done = BasicBlock::Create(Ctx, "done", F);
+  B.CreateCondBr(B.CreateICmpEQ(F->getArg(1), B.getInt64(0)), Done, Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *Offset = B.CreatePHI(I64, 2, "offset");
+  Offset->addIncoming(B.getInt64(0), Entry);
+  prefetch(B.CreateGEP(B.getInt8Ty(), F->getArg(0), Offset));
+  Value *Next = B.CreateAdd(Offset, B.getInt64(64));
+  Offset->addIncoming(Next, Loop);
+  B.CreateCondBr(B.CreateICmpULT(Next, F->getArg(1)), Loop, Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
+/// How many sweeps ahead a sweep prefetches the workgroup's elements.
+constexpr uint64_t SweepsAhead = 2;
+/// The most bytes a sweep prefetches per array (1024 work-items' doubles).
+constexpr uint64_t MostPrefetched = 8192;
+
+} // namespace
+
+/// A copy before At of Start (a grid-stride loop's start, computed from the work-item's index)
+/// for the workgroup's first work-item (index 0) or its last (the workgroup's size less one).
+Value *WorkItemLoops::startOfItem(Value *Start, Instruction *At, bool LastItem) {
+  GlobalVariable *ItemVar = Item();
+  return copyComputationBefore(Start, At, {}, [&](Instruction *I) -> Value * {
+    const auto *L = dyn_cast<LoadInst>(I);
+    const std::optional<uint64_t> Field = L ? itemFieldOffset(*L) : std::nullopt;
+    if (!Field || *Field >= ThreadOffset + 12)
+      return nullptr;
+    if (!LastItem)
+      return ConstantInt::get(I->getType(), 0);
+    IRBuilder<> B(At);
+    Value *Size = B.CreateLoad(B.getInt32Ty(), B.CreateConstInBoundsGEP1_32(
+        B.getInt8Ty(), B.CreateThreadLocalAddress(ItemVar), BlockDimOffset + (*Field - ThreadOffset)));
+    return B.CreateSub(Size, B.getInt32(1), "last.index");
+  });
+}
+
+/// In a sweep's body (Clones) whose work-items' starts grow with x (each sweep reads the
+/// workgroup's neighbouring elements, Start + Sweep * Stride for the first), each work-item's
+/// prefetch of its next element (prefetchNextIteration) becomes a SweepPrefetchName call that
+/// also names the workgroup's elements SweepsAhead sweeps on: hoistSweepPrefetches makes it one
+/// prefetch per cache line before the region's x loop, which a prefetch per work-item kept
+/// scalar (the vectoriser takes no call).
+void WorkItemLoops::prefetchSweepsAhead(ArrayRef<BasicBlock *> Clones, Value *Start, Value *Stride,
+                                        Value *Sweep) {
+  SmallVector<IntrinsicInst *, 4> Prefetches;
+  for (BasicBlock *C : Clones)
+    for (Instruction &I : *C)
+      if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::prefetch)
+        Prefetches.push_back(II);
+  for (IntrinsicInst *PF : Prefetches) {
+    auto *G = dyn_cast<GetElementPtrInst>(PF->getArgOperand(0));
+    if (!G || G->getNumIndices() != 1)
+      continue;
+    IRBuilder<> B(PF);
+    Value *First = startOfItem(Start, PF, false), *Last = startOfItem(Start, PF, true);
+    Type *Ty = First->getType();
+    Value *Ahead = B.CreateAdd(
+        First, B.CreateMul(B.CreateAdd(B.CreateZExtOrTrunc(Sweep, Ty), ConstantInt::get(Ty, SweepsAhead)),
+                           copyComputationBefore(Stride, PF)));
+    Value *Group = B.CreateGEP(G->getSourceElementType(), G->getPointerOperand(), Ahead, "sweep.ahead");
+    Value *Count = B.CreateAdd(B.CreateZExtOrTrunc(B.CreateSub(Last, First), B.getInt64Ty()), B.getInt64(1));
+    Value *Bytes = B.CreateBinaryIntrinsic(
+        Intrinsic::umin, B.CreateMul(Count, B.getInt64(DL.getTypeAllocSize(G->getSourceElementType()))),
+        B.getInt64(MostPrefetched));
+    B.CreateCall(prefetchHelper(M, SweepPrefetchName), {PF->getArgOperand(0), Group, Bytes});
+    PF->eraseFromParent();
+  }
+}
+
+/// Before a region's loops (at the end of To), a prefetch per cache line for each sweep's
+/// prefetch in its body (Clones) whose workgroup operands can be computed there: from constants,
+/// arguments, values before the loops, the workgroup's fields, and the region's start value of
+/// a uniform value kept across barriers (a load of the work-item's copy, Copies' second, in the
+/// blocks every work-item runs first, before any store to it: the slot's value). The others
+/// stay the work-item's own prefetch.
+void WorkItemLoops::hoistSweepPrefetches(ArrayRef<BasicBlock *> Always, ArrayRef<BasicBlock *> Clones,
+                                         BasicBlock *To, ArrayRef<std::pair<AllocaInst *, AllocaInst *>> Copies) {
+  SmallVector<CallInst *, 4> Markers;
+  for (BasicBlock *C : Clones)
+    for (Instruction &I : *C)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (const Function *Callee = calledFunction(*CI); Callee && Callee->getName() == SweepPrefetchName)
+          Markers.push_back(CI);
+  if (Markers.empty())
+    return;
+  DenseMap<const Value *, AllocaInst *> SlotOf;  // a work-item's copy -> the workgroup's slot
+  for (auto [Slot, Own] : Copies)
+    SlotOf[Own] = Slot;
+  DenseSet<const LoadInst *> StartValues;
+  DenseSet<const Value *> Stored;
+  for (BasicBlock *BB : Always)
+    for (Instruction &I : *BB) {
+      if (auto *S = dyn_cast<StoreInst>(&I); S && SlotOf.count(S->getPointerOperand()))
+        Stored.insert(S->getPointerOperand());
+      else if (auto *L = dyn_cast<LoadInst>(&I);
+               L && L->isSimple() && SlotOf.count(L->getPointerOperand()) && !Stored.contains(L->getPointerOperand()))
+        StartValues.insert(L);
+    }
+  BasicBlock *Entry = &F.getEntryBlock();
+  Instruction *At = To->getTerminator();
+  std::function<bool(Value *, unsigned)> computable = [&](Value *V, unsigned Depth) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || I->getParent() == Entry || I->getParent() == To)
+      return true;
+    if (Depth > MaxRecomputed)
+      return false;
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      Value *Same = P->hasConstantValue();
+      return Same && computable(Same, Depth + 1);
+    }
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      if (StartValues.contains(L))
+        return true;
+      if (!invariantLoad(*L))
+        return false;
+    } else if (auto *II = dyn_cast<IntrinsicInst>(I); II && II->getIntrinsicID() == Intrinsic::threadlocal_address) {
+    } else if (!(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) || isa<CmpInst>(I) ||
+                 isa<SelectInst>(I) || isa<IntrinsicInst>(I)) ||
+               !isSafeToSpeculativelyExecute(I)) {
+      return false;
+    }
+    return llvm::all_of(I->operands(), [&](const Use &Op) { return computable(Op.get(), Depth + 1); });
+  };
+  DenseMap<Value *, Value *> Copied;
+  std::function<Value *(Value *)> copy = [&](Value *V) -> Value * {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || I->getParent() == Entry || I->getParent() == To)
+      return V;
+    if (Value *Done = Copied.lookup(V))
+      return Done;
+    Value *Made = nullptr;
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      Made = copy(P->hasConstantValue());
+    } else if (auto *L = dyn_cast<LoadInst>(I); L && StartValues.contains(L)) {
+      Made = new LoadInst(L->getType(), SlotOf.lookup(L->getPointerOperand()), L->getName() + ".start",
+                          At->getIterator());
+    } else {
+      Instruction *C = I->clone();
+      for (unsigned K = 0; K < I->getNumOperands(); ++K)
+        C->setOperand(K, copy(I->getOperand(K)));
+      C->dropPoisonGeneratingAnnotations();  // speculated (as hoistUniformValues' moves)
+      C->insertBefore(At->getIterator());
+      Made = C;
+    }
+    Copied[V] = Made;
+    return Made;
+  };
+  Function *Lines = prefetchHelper(M, PrefetchLinesName);
+  for (CallInst *Marker : Markers) {
+    Value *Group = Marker->getArgOperand(1), *Bytes = Marker->getArgOperand(2);
+    if (computable(Group, 0) && computable(Bytes, 0)) {
+      CallInst::Create(Lines, {copy(Group), copy(Bytes)}, "", At->getIterator());
+    } else {
+      IRBuilder<> B(Marker);
+      B.CreateIntrinsic(Intrinsic::prefetch, {Marker->getArgOperand(0)->getType()},
+                        {Marker->getArgOperand(0), B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+    }
+    Marker->eraseFromParent();
+  }
+}
+
 /// The outermost grid-stride loops of F.
 SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> WorkItemLoops::gridStrideLoops(LoopInfo &LI) const {
   SmallVector<Loop *, 8> Work(LI.begin(), LI.end());

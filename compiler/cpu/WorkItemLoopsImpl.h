@@ -59,6 +59,13 @@ inline constexpr StringRef SharedStoragePrefix = "_ZZN7offload6sharedI";
 inline constexpr StringRef DynamicSharedName = "_ZN7offload6detail18cpu_dynamic_sharedEv";
 inline constexpr StringRef NextRegionName = "__offload_cpu_next_region";
 inline constexpr StringRef RunFibersName = "__offload_cpu_run_fibers";
+/// A sweep's prefetch (UniformValues.cpp, prefetchSweepsAhead): (the work-item's next element,
+/// the workgroup's first element some sweeps ahead, the workgroup's bytes there). Defined in the
+/// module as the work-item's own prefetch; buildLoops makes it one prefetch per cache line of
+/// the workgroup's elements, before the region's loops, where it can.
+inline constexpr StringRef SweepPrefetchName = "__offload_cpu_sweep_prefetch";
+/// The lines of (pointer, bytes) prefetched, one per 64 bytes (defined in the module).
+inline constexpr StringRef PrefetchLinesName = "__offload_cpu_prefetch_lines";
 /// Named metadata: functions whose CPU bitcode was reduced to a declaration because they reach
 /// no barrier (CpuImage.cpp) — known at the link not to reach one.
 inline constexpr StringRef NoBarriersName = "offload.no_barriers";
@@ -144,6 +151,10 @@ private:
   bool uniform(const Value *V) const;
   bool gridStride(const Loop &L, PHINode *&Induction, Value *&Stride) const;
   void prefetchNextIteration(const Loop &L, PHINode *Induction, Value *Stride);
+  Value *startOfItem(Value *Start, Instruction *At, bool LastItem);
+  void prefetchSweepsAhead(ArrayRef<BasicBlock *> Clones, Value *Start, Value *Stride, Value *Sweep);
+  void hoistSweepPrefetches(ArrayRef<BasicBlock *> Always, ArrayRef<BasicBlock *> Clones, BasicBlock *To,
+                            ArrayRef<std::pair<AllocaInst *, AllocaInst *>> Copies);
   SmallVector<std::tuple<Loop *, PHINode *, Value *>, 8> gridStrideLoops(LoopInfo &LI) const;
   bool invariantLoad(const LoadInst &L) const;
   unsigned hoistUniformValues(ArrayRef<BasicBlock *> Always, ArrayRef<BasicBlock *> Others, BasicBlock *To);
