@@ -324,8 +324,13 @@ SmallVector<BasicBlock *, 3> versionLoop(Loop &L, DominatorTree &DT, LoopInfo &L
     Expected.emplace_back(E.Check.Compare, Result);
   }
   B.SetInsertPoint(At);
-  for (auto [Cmp, Expected] : RowTests)
-    UseCopy = B.CreateAnd(UseCopy, Expected ? static_cast<Value *>(Cmp) : B.CreateNot(Cmp));
+  for (auto [Cmp, Expected] : RowTests) {
+    // Computed now where the loop may not have computed it (under a test of its own): frozen, a
+    // poison value (an `add nsw` that would overflow there) picks a version, not undefined
+    // behaviour; in the version it is a constant, which refines it.
+    Value *Now = B.CreateFreeze(Cmp);
+    UseCopy = B.CreateAnd(UseCopy, Expected ? Now : B.CreateNot(Now));
+  }
   UseCopy->setName("wi.range.same");
   // Preheader → (checks) → the original loop's new preheader, or the copy's.
   BasicBlock *Checked = Preheader;
