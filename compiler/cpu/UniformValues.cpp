@@ -78,6 +78,15 @@ bool WorkItemLoops::gridStride(const Loop &L, PHINode *&Induction, Value *&Strid
   return false;
 }
 
+namespace {
+
+/// A prefetch of At for reading, kept in every cache level (what each prefetch of this file is).
+void emitPrefetch(IRBuilder<> &B, Value *At) {
+  B.CreateIntrinsic(Intrinsic::prefetch, {At->getType()}, {At, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+}
+
+} // namespace
+
 /// A prefetch, before each load in L from base[Induction], of base[Induction + Stride]: where
 /// the work-item's next iteration reads, a sweep later (the grid's stride apart, in another
 /// page: out of the hardware prefetchers' reach).
@@ -93,8 +102,7 @@ void WorkItemLoops::prefetchNextIteration(const Loop &L, PHINode *Induction, Val
     IRBuilder<> B(Load);
     Value *Next = B.CreateAdd(Induction, copyComputationBefore(Stride, Load));
     Value *At = B.CreateGEP(G->getSourceElementType(), copyComputationBefore(G->getPointerOperand(), Load), Next);
-    B.CreateIntrinsic(Intrinsic::prefetch, {At->getType()},
-                      {At, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+    emitPrefetch(B, At);
   }
 }
 
@@ -119,11 +127,8 @@ Function *prefetchHelper(Module &M, StringRef Name) {
   F->addFnAttr(Attribute::NoUnwind);
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
   IRBuilder<> B(Entry);
-  auto prefetch = [&](Value *At) {
-    B.CreateIntrinsic(Intrinsic::prefetch, {Ptr}, {At, B.getInt32(0), B.getInt32(3), B.getInt32(1)});
-  };
   if (!Lines) {
-    prefetch(F->getArg(0));
+    emitPrefetch(B, F->getArg(0));
     B.CreateRetVoid();
     return F;
   }
@@ -132,7 +137,7 @@ Function *prefetchHelper(Module &M, StringRef Name) {
   B.SetInsertPoint(Loop);
   PHINode *Offset = B.CreatePHI(I64, 2, "offset");
   Offset->addIncoming(B.getInt64(0), Entry);
-  prefetch(B.CreateGEP(B.getInt8Ty(), F->getArg(0), Offset));
+  emitPrefetch(B, B.CreateGEP(B.getInt8Ty(), F->getArg(0), Offset));
   Value *Next = B.CreateAdd(Offset, B.getInt64(64));
   Offset->addIncoming(Next, Loop);
   B.CreateCondBr(B.CreateICmpULT(Next, F->getArg(1)), Loop, Done);
@@ -284,8 +289,7 @@ void WorkItemLoops::hoistSweepPrefetches(ArrayRef<BasicBlock *> Always, ArrayRef
       CallInst::Create(Lines, {copy(Group), copy(Bytes)}, "", At->getIterator());
     } else {
       IRBuilder<> B(Marker);
-      B.CreateIntrinsic(Intrinsic::prefetch, {Marker->getArgOperand(0)->getType()},
-                        {Marker->getArgOperand(0), B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+      emitPrefetch(B, Marker->getArgOperand(0));
     }
     Marker->eraseFromParent();
   }
